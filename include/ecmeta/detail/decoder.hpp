@@ -1,0 +1,425 @@
+// ecmeta — builds a value straight from parse events (no DOM), checking it against the schema.
+// Fed by nlohmann's SAX parser for JSON and by ecmeta's own MessagePack reader.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../error.hpp"
+#include "schema.hpp"
+
+namespace ecmeta {
+
+struct decode_options {
+    // Inputs longer than this many bytes are refused before parsing; 0 means no limit.
+    std::size_t max_input_bytes = 0;
+    // Refuse keys the schema does not know, instead of ignoring them as Python does.
+    bool reject_unknown_keys = false;
+};
+
+namespace detail {
+
+template <class T>
+constexpr kind root_kind() {
+    if constexpr (described<T>) {
+        return kind::object;
+    } else if constexpr (described<typename is_vector<T>::element>) {
+        return kind::objects;
+    } else {
+        return kind::nullable_objects;
+    }
+}
+
+template <class T>
+constexpr const struct_info* root_info() {
+    if constexpr (described<T>) {
+        return &table<T>::info;
+    } else if constexpr (described<typename is_vector<T>::element>) {
+        return &table<typename is_vector<T>::element>::info;
+    } else {
+        return &table<typename is_vector<T>::element::value_type>::info;
+    }
+}
+
+[[nodiscard]] constexpr std::string_view describe(kind k) noexcept {
+    switch (k) {
+        case kind::string:
+        case kind::id:
+        case kind::string_item:
+            return "string";
+        case kind::u64:
+            return "non-negative integer";
+        case kind::boolean:
+            return "true or false";
+        case kind::extent:
+            return "non-negative integer";
+        case kind::extents:
+            return "array of non-negative integers";
+        case kind::ids:
+            return "array of strings";
+        case kind::nullable_strings:
+            return "null or array of strings";
+        case kind::objects:
+            return "array of objects";
+        case kind::nullable_objects:
+            return "array of objects or nulls";
+        case kind::object:
+        case kind::object_item:
+            return "object";
+        case kind::nullable_object_item:
+            return "object or null";
+        case kind::skip:
+            break;
+    }
+    return "any value";
+}
+
+class decoder {
+public:
+    template <class T>
+    decoder(T& root, const decode_options& options)
+        : root_{root_kind<T>(), &root, root_info<T>()}, strict_{options.reject_unknown_keys} {
+        stack_.reserve(6);
+    }
+
+    // ---- scalar events --------------------------------------------------------------------
+
+    void null() {
+        if (skip_ != 0) {
+            return;
+        }
+        const slot s = next();
+        switch (s.what) {
+            case kind::skip:
+                break;
+            case kind::nullable_strings:
+                static_cast<std::optional<std::vector<std::string>>*>(s.target)->reset();
+                break;
+            case kind::nullable_object_item:
+                s.info->append_null(s.target);
+                break;
+            default:
+                mismatch(s.what, "null");
+        }
+        value_done();
+    }
+
+    void boolean(bool value) {
+        if (skip_ != 0) {
+            return;
+        }
+        const slot s = next();
+        if (s.what == kind::boolean) {
+            *static_cast<bool*>(s.target) = value;
+        } else if (s.what != kind::skip) {
+            mismatch(s.what, value ? "true" : "false");
+        }
+        value_done();
+    }
+
+    void unsigned_integer(std::uint64_t value) {
+        if (skip_ != 0) {
+            return;
+        }
+        const slot s = next();
+        switch (s.what) {
+            case kind::skip:
+                break;
+            case kind::u64:
+                *static_cast<std::uint64_t*>(s.target) = value;
+                break;
+            case kind::extent:
+                if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+                    fail("expected non-negative integer that fits int64, got integer " + std::to_string(value));
+                }
+                static_cast<std::vector<std::int64_t>*>(s.target)->push_back(static_cast<std::int64_t>(value));
+                break;
+            default:
+                mismatch(s.what, "integer " + std::to_string(value));
+        }
+        value_done();
+    }
+
+    void integer(std::int64_t value) {
+        if (value >= 0) {
+            unsigned_integer(static_cast<std::uint64_t>(value));
+            return;
+        }
+        if (skip_ != 0) {
+            return;
+        }
+        const slot s = next();
+        if (s.what != kind::skip) {
+            mismatch(s.what, "integer " + std::to_string(value));
+        }
+        value_done();
+    }
+
+    // `text` is the number as written; JSON integers too large for 64 bits arrive here too.
+    void floating(std::string_view text) {
+        if (skip_ != 0) {
+            return;
+        }
+        const slot s = next();
+        if (s.what != kind::skip) {
+            const bool integral = text.find_first_of(".eE") == std::string_view::npos;
+            mismatch(s.what, (integral ? "integer out of range " : "float ") + std::string{text});
+        }
+        value_done();
+    }
+
+    void string(std::string_view value) {
+        if (skip_ != 0) {
+            return;
+        }
+        const slot s = next();
+        switch (s.what) {
+            case kind::skip:
+                break;
+            case kind::string:
+                static_cast<std::string*>(s.target)->assign(value);
+                break;
+            case kind::id: {
+                // Canonical input is sorted, so the end is the right hint and insertion is O(1).
+                auto* set = static_cast<IdSet*>(s.target);
+                set->emplace_hint(set->end(), value);
+                break;
+            }
+            case kind::string_item:
+                static_cast<std::vector<std::string>*>(s.target)->emplace_back(value);
+                break;
+            default:
+                mismatch(s.what, "string");
+        }
+        value_done();
+    }
+
+    // A value with no JSON counterpart (MessagePack bin or ext), named by `what`.
+    void other(std::string_view what) {
+        if (skip_ != 0) {
+            return;
+        }
+        const slot s = next();
+        if (s.what != kind::skip) {
+            mismatch(s.what, std::string{what});
+        }
+        value_done();
+    }
+
+    // ---- structure events -----------------------------------------------------------------
+
+    void start_object() {
+        if (skip_ != 0) {
+            ++skip_;
+            return;
+        }
+        const slot s = next();
+        void* target = nullptr;
+        switch (s.what) {
+            case kind::skip:
+                skip_ = 1;
+                return;
+            case kind::object:
+                s.info->reset(s.target);
+                target = s.target;
+                break;
+            case kind::object_item:
+                target = s.info->append(s.target);
+                break;
+            case kind::nullable_object_item:
+                target = s.info->append_engaged(s.target);
+                break;
+            default:
+                mismatch(s.what, "object");
+        }
+        stack_.push_back(frame{kind::object, target, s.info});
+    }
+
+    void key(std::string_view name) {
+        if (skip_ != 0) {
+            return;
+        }
+        frame& f = stack_.back();
+        f.pending = nullptr;
+        for (std::size_t i = 0; i < f.info->size; ++i) {
+            if (f.info->fields[i].name == name) {
+                f.pending = &f.info->fields[i];
+                f.seen |= std::uint32_t{1} << i;
+                return;
+            }
+        }
+        if (strict_) {
+            std::string where = pointer();
+            append_pointer_token(where, name);
+            throw decode_error(std::move(where), "expected a known key, got unknown key");
+        }
+    }
+
+    void end_object() {
+        if (skip_ != 0) {
+            leave_skipped();
+            return;
+        }
+        const frame& f = stack_.back();
+        if (const std::uint32_t missing = f.info->required & ~f.seen; missing != 0) {
+            const field_info& fd = f.info->fields[std::countr_zero(missing)];
+            std::string where = pointer();
+            append_pointer_token(where, fd.name);
+            throw decode_error(std::move(where),
+                               "expected " + std::string{describe(fd.what)} + ", got nothing (required key missing)");
+        }
+        stack_.pop_back();
+        value_done();
+    }
+
+    void start_array() {
+        if (skip_ != 0) {
+            ++skip_;
+            return;
+        }
+        const slot s = next();
+        void* target = s.target;
+        switch (s.what) {
+            case kind::skip:
+                skip_ = 1;
+                return;
+            case kind::extents:
+                static_cast<std::vector<std::int64_t>*>(target)->clear();
+                break;
+            case kind::ids:
+                static_cast<IdSet*>(target)->clear();
+                break;
+            case kind::nullable_strings:
+                target = &static_cast<std::optional<std::vector<std::string>>*>(target)->emplace();
+                break;
+            case kind::objects:
+                s.info->clear_list(target);
+                break;
+            case kind::nullable_objects:
+                s.info->clear_nullable_list(target);
+                break;
+            default:
+                mismatch(s.what, "array");
+        }
+        stack_.push_back(frame{s.what, target, s.info});
+    }
+
+    void end_array() {
+        if (skip_ != 0) {
+            leave_skipped();
+            return;
+        }
+        stack_.pop_back();
+        value_done();
+    }
+
+    // ---- for readers that can skip a whole value themselves (MessagePack, a DOM) ---------
+
+    // True when the next value belongs to a key the schema does not know.
+    [[nodiscard]] bool skipping_next() const noexcept {
+        return skip_ == 0 && !stack_.empty() && stack_.back().what == kind::object && stack_.back().pending == nullptr;
+    }
+    void skipped() { value_done(); }
+
+    // True while inside a map whose keys are field names (a reader must supply string keys).
+    [[nodiscard]] bool in_object() const noexcept { return !stack_.empty() && stack_.back().what == kind::object; }
+
+    // The RFC 6901 pointer of the value being read.
+    [[nodiscard]] std::string pointer() const {
+        std::string out;
+        for (const frame& f : stack_) {
+            if (f.what == kind::object) {
+                if (f.pending != nullptr) {
+                    append_pointer_token(out, f.pending->name);
+                }
+            } else {
+                out += '/';
+                out += std::to_string(f.count);
+            }
+        }
+        return out;
+    }
+
+    [[noreturn]] void fail(const std::string& message) const { throw decode_error(pointer(), message); }
+
+    [[noreturn]] void syntax_error(std::size_t offset, const std::string& message) const {
+        throw decode_error(pointer(), message + " at byte " + std::to_string(offset), offset);
+    }
+
+private:
+    struct slot {
+        kind what;
+        void* target;
+        const struct_info* info;
+    };
+
+    struct frame {
+        kind what;  // kind::object, or the kind of list
+        void* target;
+        const struct_info* info;
+        const field_info* pending = nullptr;  // object: the field whose value comes next
+        std::uint32_t seen = 0;               // object: fields present so far
+        std::size_t count = 0;                // list: elements so far
+    };
+
+    [[nodiscard]] slot next() const noexcept {
+        if (stack_.empty()) {
+            return root_;
+        }
+        const frame& f = stack_.back();
+        switch (f.what) {
+            case kind::object:
+                if (f.pending == nullptr) {
+                    return {kind::skip, nullptr, nullptr};
+                }
+                return {f.pending->what, f.pending->member(f.target), f.pending->element};
+            case kind::extents:
+                return {kind::extent, f.target, nullptr};
+            case kind::ids:
+                return {kind::id, f.target, nullptr};
+            case kind::nullable_strings:
+                return {kind::string_item, f.target, nullptr};
+            case kind::objects:
+                return {kind::object_item, f.target, f.info};
+            default:
+                return {kind::nullable_object_item, f.target, f.info};
+        }
+    }
+
+    void value_done() noexcept {
+        if (stack_.empty()) {
+            return;
+        }
+        frame& f = stack_.back();
+        if (f.what == kind::object) {
+            f.pending = nullptr;
+        } else {
+            ++f.count;
+        }
+    }
+
+    void leave_skipped() noexcept {
+        if (--skip_ == 0) {
+            value_done();
+        }
+    }
+
+    [[noreturn]] void mismatch(kind expected, const std::string& found) const {
+        fail("expected " + std::string{describe(expected)} + ", got " + found);
+    }
+
+    slot root_;
+    bool strict_;
+    std::size_t skip_ = 0;  // depth inside a value being ignored: a counter, never a stack
+    std::vector<frame> stack_;
+};
+
+}  // namespace detail
+}  // namespace ecmeta

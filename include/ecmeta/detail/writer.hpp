@@ -1,0 +1,304 @@
+// ecmeta — canonical writers: JSON text and MessagePack, driven by the schema.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <array>
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../error.hpp"
+#include "schema.hpp"
+#include "utf8.hpp"
+
+namespace ecmeta::detail {
+
+// An upper-bound guess of the encoded size, so that each encode allocates once.
+template <class T>
+std::size_t size_hint(const T& value) noexcept {
+    if constexpr (std::is_same_v<T, std::string>) {
+        return value.size() + 4;
+    } else if constexpr (std::is_arithmetic_v<T>) {
+        return 21;
+    } else if constexpr (std::is_same_v<T, IdSet>) {
+        std::size_t n = 2;
+        for (const auto& id : value) {
+            n += id.size() + 4;
+        }
+        return n;
+    } else if constexpr (is_optional_v<T>) {
+        return value ? size_hint(*value) : 4;
+    } else if constexpr (is_vector<T>::value) {
+        if constexpr (std::is_arithmetic_v<typename is_vector<T>::element>) {
+            return 2 + value.size() * 21;
+        } else {
+            std::size_t n = 2;
+            for (const auto& item : value) {
+                n += size_hint(item) + 1;
+            }
+            return n;
+        }
+    } else {
+        std::size_t n = 2;
+        for_each_field<T>([&](const auto& fd) { n += fd.name.size() + 4 + size_hint(value.*fd.member); });
+        return n;
+    }
+}
+
+// Byte classes for JSON strings: 0 copied as is, 1 escaped, 2 starts a multi-byte sequence.
+inline constexpr std::array<std::uint8_t, 256> json_byte_class = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (std::size_t c = 0; c < 0x20; ++c) {
+        t[c] = 1;
+    }
+    t['"'] = 1;
+    t['\\'] = 1;
+    for (std::size_t c = 0x80; c < 0x100; ++c) {
+        t[c] = 2;
+    }
+    return t;
+}();
+
+// Canonical JSON: no spaces, fields in declared order, UTF-8 written as is, and only '"', '\\'
+// and control characters escaped — byte for byte Python's
+// json.dumps(..., ensure_ascii=False, separators=(",", ":")).
+class json_writer {
+public:
+    explicit json_writer(std::string& out) noexcept : out_(out) {}
+
+    // False when some string was not UTF-8 (the output is then not JSON and must be dropped).
+    [[nodiscard]] bool ok() const noexcept { return ok_; }
+
+    void write(const std::string& s) { write_string(s); }
+    void write(bool b) { out_.append(b ? "true" : "false"); }
+    void write(std::uint64_t n) { write_number(n); }
+    void write(std::int64_t n) { write_number(n); }
+
+    void write(const IdSet& ids) { write_list(ids); }
+    template <class E>
+    void write(const std::vector<E>& items) {
+        write_list(items);
+    }
+    template <class E>
+    void write(const std::optional<E>& value) {
+        if (value) {
+            write(*value);
+        } else {
+            out_.append("null");
+        }
+    }
+    template <described S>
+    void write(const S& value) {
+        char sep = '{';
+        for_each_field<S>([&](const auto& fd) {
+            out_ += sep;
+            out_ += '"';
+            out_.append(fd.name);
+            out_.append("\":");
+            write(value.*fd.member);
+            sep = ',';
+        });
+        out_ += '}';
+    }
+
+private:
+    template <class L>
+    void write_list(const L& items) {
+        if (items.empty()) {
+            out_.append("[]");
+            return;
+        }
+        char sep = '[';
+        for (const auto& item : items) {
+            out_ += sep;
+            write(item);
+            sep = ',';
+        }
+        out_ += ']';
+    }
+
+    template <class N>
+    void write_number(N n) {
+        char buf[24];
+        const auto r = std::to_chars(buf, buf + sizeof buf, n);
+        out_.append(buf, r.ptr);
+    }
+
+    void write_string(std::string_view s) {
+        out_ += '"';
+        std::size_t run = 0;  // start of the bytes not yet copied
+        for (std::size_t i = 0; i < s.size();) {
+            const auto c = static_cast<unsigned char>(s[i]);
+            const std::uint8_t cls = json_byte_class[c];
+            if (cls == 0) {
+                ++i;
+                continue;
+            }
+            if (cls == 2) {
+                const std::size_t n = utf8_sequence(s, i);
+                ok_ = ok_ && n != 0;
+                i += n == 0 ? 1 : n;
+                continue;
+            }
+            out_.append(s.data() + run, i - run);
+            escape(c);
+            run = ++i;
+        }
+        out_.append(s.data() + run, s.size() - run);
+        out_ += '"';
+    }
+
+    void escape(unsigned char c) {
+        switch (c) {
+            case '"':
+                out_.append("\\\"");
+                break;
+            case '\\':
+                out_.append("\\\\");
+                break;
+            case '\b':
+                out_.append("\\b");
+                break;
+            case '\f':
+                out_.append("\\f");
+                break;
+            case '\n':
+                out_.append("\\n");
+                break;
+            case '\r':
+                out_.append("\\r");
+                break;
+            case '\t':
+                out_.append("\\t");
+                break;
+            default: {
+                constexpr std::string_view hex = "0123456789abcdef";
+                const char u[] = {'\\', 'u', '0', '0', hex[c >> 4U], hex[c & 0xFU]};
+                out_.append(u, sizeof u);
+            }
+        }
+    }
+
+    std::string& out_;
+    bool ok_ = true;
+};
+
+// Canonical MessagePack: the same data model, every length and integer in its smallest form.
+class msgpack_writer {
+public:
+    explicit msgpack_writer(std::vector<std::uint8_t>& out) noexcept : out_(out) {}
+
+    [[nodiscard]] bool ok() const noexcept { return ok_; }
+
+    void write(const std::string& s) {
+        ok_ = ok_ && is_utf8(s);
+        header(s.size(), 0xA0, 31, str_tags);
+        out_.insert(out_.end(), s.begin(), s.end());
+    }
+    void write(bool b) { out_.push_back(b ? 0xC3 : 0xC2); }
+    void write(std::uint64_t n) {
+        if (n < 0x80) {
+            out_.push_back(static_cast<std::uint8_t>(n));
+        } else if (n <= 0xFF) {
+            put(0xCC, n, 1);
+        } else if (n <= 0xFFFF) {
+            put(0xCD, n, 2);
+        } else if (n <= 0xFFFFFFFF) {
+            put(0xCE, n, 4);
+        } else {
+            put(0xCF, n, 8);
+        }
+    }
+    void write(std::int64_t n) {
+        if (n >= 0) {
+            write(static_cast<std::uint64_t>(n));
+        } else if (n >= -32) {
+            out_.push_back(static_cast<std::uint8_t>(n));
+        } else if (n >= std::numeric_limits<std::int8_t>::min()) {
+            put(0xD0, static_cast<std::uint64_t>(n), 1);
+        } else if (n >= std::numeric_limits<std::int16_t>::min()) {
+            put(0xD1, static_cast<std::uint64_t>(n), 2);
+        } else if (n >= std::numeric_limits<std::int32_t>::min()) {
+            put(0xD2, static_cast<std::uint64_t>(n), 4);
+        } else {
+            put(0xD3, static_cast<std::uint64_t>(n), 8);
+        }
+    }
+    void write(const IdSet& ids) { write_list(ids); }
+    template <class E>
+    void write(const std::vector<E>& items) {
+        write_list(items);
+    }
+    template <class E>
+    void write(const std::optional<E>& value) {
+        if (value) {
+            write(*value);
+        } else {
+            out_.push_back(0xC0);
+        }
+    }
+    template <described S>
+    void write(const S& value) {
+        header(std::tuple_size_v<decltype(schema<S>::fields)>, 0x80, 15, map_tags);
+        for_each_field<S>([&](const auto& fd) {
+            header(fd.name.size(), 0xA0, 31, str_tags);
+            out_.insert(out_.end(), fd.name.begin(), fd.name.end());
+            write(value.*fd.member);
+        });
+    }
+
+private:
+    template <class L>
+    void write_list(const L& items) {
+        header(items.size(), 0x90, 15, array_tags);
+        for (const auto& item : items) {
+            write(item);
+        }
+    }
+
+    struct tags {
+        std::uint8_t bits8, bits16, bits32;  // 0: no 8-bit length form
+    };
+    static constexpr tags str_tags{0xD9, 0xDA, 0xDB};
+    static constexpr tags array_tags{0, 0xDC, 0xDD};
+    static constexpr tags map_tags{0, 0xDE, 0xDF};
+
+    void header(std::size_t n, std::uint8_t fix, std::size_t fix_max, tags t) {
+        if (n <= fix_max) {
+            out_.push_back(static_cast<std::uint8_t>(fix | n));
+        } else if (t.bits8 != 0 && n <= 0xFF) {
+            put(t.bits8, n, 1);
+        } else if (n <= 0xFFFF) {
+            put(t.bits16, n, 2);
+        } else if (n <= 0xFFFFFFFF) {
+            put(t.bits32, n, 4);
+        } else {
+            throw encode_error("", "expected a length MessagePack can hold (< 2^32), got " + std::to_string(n));
+        }
+    }
+
+    void put(std::uint8_t tag, std::uint64_t n, int bytes) {
+        out_.push_back(tag);
+        for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
+            out_.push_back(static_cast<std::uint8_t>(n >> static_cast<unsigned>(shift)));
+        }
+    }
+
+    std::vector<std::uint8_t>& out_;
+    bool ok_ = true;
+};
+
+// The pointer of the first string that has no wire form, for the encoders' error.
+template <class T>
+[[noreturn]] void throw_not_utf8(const T& value) {
+    std::string pointer;
+    find_string(value, pointer, [](const std::string&, std::string_view s) { return !is_utf8(s); });
+    throw encode_error(std::move(pointer), "expected a UTF-8 string, got invalid UTF-8");
+}
+
+}  // namespace ecmeta::detail

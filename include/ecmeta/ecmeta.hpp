@@ -1,0 +1,8 @@
+// ecmeta — everything: the types and their fold, the wire forms, validation.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "error.hpp"
+#include "json.hpp"
+#include "metadata.hpp"
+#include "msgpack.hpp"

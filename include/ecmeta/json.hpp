@@ -1,0 +1,159 @@
+// ecmeta — the wire forms: canonical JSON (on nlohmann_json), plus MessagePack (msgpack.hpp).
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "detail/decoder.hpp"
+#include "detail/writer.hpp"
+#include "error.hpp"
+#include "metadata.hpp"
+#include "msgpack.hpp"
+
+namespace ecmeta {
+namespace detail {
+
+// nlohmann's SAX interface, forwarded to the decoder; every failure is thrown from there.
+struct json_events {
+    decoder& out;
+
+    bool null() { return out.null(), true; }
+    bool boolean(bool v) { return out.boolean(v), true; }
+    bool number_integer(std::int64_t v) { return out.integer(v), true; }
+    bool number_unsigned(std::uint64_t v) { return out.unsigned_integer(v), true; }
+    bool number_float(double /*value*/, const std::string& text) { return out.floating(text), true; }
+    bool string(std::string& v) { return out.string(v), true; }
+    bool binary(std::vector<std::uint8_t>& /*value*/) { return out.other("binary"), true; }
+    bool start_object(std::size_t /*size*/) { return out.start_object(), true; }
+    bool key(std::string& k) { return out.key(k), true; }
+    bool end_object() { return out.end_object(), true; }
+    bool start_array(std::size_t /*size*/) { return out.start_array(), true; }
+    bool end_array() { return out.end_array(), true; }
+
+    bool parse_error(std::size_t position, const std::string& /*last_token*/, const nlohmann::detail::exception& e) {
+        // Keep nlohmann's reason (after "column N: "), not its error-code prefix; cap its echo
+        // of the input, which may be long.
+        std::string_view why = e.what();
+        if (const auto colon = why.find(": "); colon != std::string_view::npos) {
+            why.remove_prefix(colon + 2);
+        }
+        std::string reason{why.substr(0, 160)};
+        if (why.size() > 160) {
+            reason += "...";
+        }
+        const std::size_t offset = position == 0 ? 0 : position - 1;  // nlohmann counts the byte it read
+        throw decode_error(out.pointer(), "invalid JSON at byte " + std::to_string(offset) + ": " + reason, offset);
+    }
+};
+
+// Replays a DOM as parse events, handing ignored values back whole (no recursion into them).
+template <class BasicJson>
+void replay(decoder& out, const BasicJson& j) {
+    if (out.skipping_next()) {
+        out.skipped();
+        return;
+    }
+    switch (j.type()) {
+        case nlohmann::json::value_t::null:
+            out.null();
+            break;
+        case nlohmann::json::value_t::boolean:
+            out.boolean(j.template get<bool>());
+            break;
+        case nlohmann::json::value_t::number_integer:
+            out.integer(j.template get<std::int64_t>());
+            break;
+        case nlohmann::json::value_t::number_unsigned:
+            out.unsigned_integer(j.template get<std::uint64_t>());
+            break;
+        case nlohmann::json::value_t::number_float:
+            out.floating(j.dump());
+            break;
+        case nlohmann::json::value_t::string:
+            out.string(j.template get_ref<const std::string&>());
+            break;
+        case nlohmann::json::value_t::object:
+            out.start_object();
+            for (const auto& [k, v] : j.items()) {
+                out.key(k);
+                replay(out, v);
+            }
+            out.end_object();
+            break;
+        case nlohmann::json::value_t::array:
+            out.start_array();
+            for (const auto& v : j) {
+                replay(out, v);
+            }
+            out.end_array();
+            break;
+        default:  // binary, discarded
+            out.other("binary");
+    }
+}
+
+template <class BasicJson, class M>
+BasicJson to_dom(const M& member) {
+    if constexpr (is_optional_v<M>) {
+        return member ? BasicJson(*member) : BasicJson(nullptr);
+    } else {
+        return BasicJson(member);
+    }
+}
+
+}  // namespace detail
+
+// Canonical JSON text: fields in declared order, sets sorted, no spaces, UTF-8 as is.
+// Throws encode_error if a string is not UTF-8.
+template <class T>
+    requires detail::wire_type<T>
+[[nodiscard]] std::string encode(const T& value) {
+    std::string out;
+    out.reserve(detail::size_hint(value));
+    detail::json_writer w{out};
+    w.write(value);
+    if (!w.ok()) {
+        detail::throw_not_utf8(value);
+    }
+    return out;
+}
+
+// Strict decoding straight into T (no DOM); throws decode_error naming the JSON Pointer.
+template <class T>
+    requires detail::wire_type<T>
+[[nodiscard]] T decode(std::string_view json, const decode_options& options = {}) {
+    detail::check_size(json.size(), options);
+    T result{};
+    detail::decoder events{result, options};
+    detail::json_events sax{events};
+    static_cast<void>(nlohmann::json::sax_parse(json.data(), json.data() + json.size(), &sax));
+    return result;
+}
+
+// ADL hooks: `nlohmann::json j = spec;` and `j.get<ECMooncakeLoadSpec>()`. nlohmann::ordered_json
+// keeps the declared field order; nlohmann::json sorts keys. from_json applies decode's rules and
+// leaves `value` untouched when it throws.
+template <class BasicJson, detail::described T>
+    requires nlohmann::detail::is_basic_json<BasicJson>::value
+void to_json(BasicJson& j, const T& value) {
+    j = BasicJson::object();
+    detail::for_each_field<T>(
+        [&](const auto& fd) { j[std::string{fd.name}] = detail::to_dom<BasicJson>(value.*fd.member); });
+}
+
+template <class BasicJson, detail::described T>
+    requires nlohmann::detail::is_basic_json<BasicJson>::value
+void from_json(const BasicJson& j, T& value) {
+    T result{};
+    detail::decoder events{result, decode_options{}};
+    detail::replay(events, j);
+    value = std::move(result);
+}
+
+}  // namespace ecmeta

@@ -1,0 +1,341 @@
+// ecmeta — vLLM Mooncake encoder-cache connector metadata in C++.
+// The plain types and their fold; standard library only.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#define ECMETA_VERSION_MAJOR 0
+#define ECMETA_VERSION_MINOR 1
+#define ECMETA_VERSION_PATCH 0
+
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <iterator>
+#include <optional>
+#include <ranges>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace ecmeta {
+
+// Ordered so that the wire form is canonical (sorted, unique) and folds are linear merges;
+// std::less<> gives lookup by std::string_view without a temporary string.
+using IdSet = std::set<std::string, std::less<>>;
+
+// Scheduler -> worker: one encoder-cache item to attach on the consumer side.
+struct ECMooncakeLoadSpec {
+    std::string mm_hash{};
+    std::uint64_t nbytes = 0;
+    std::vector<std::int64_t> shape{};
+    std::string dtype{};
+    std::string transfer_id{};
+    bool local = false;  // the receive pool still holds it: a hand-off, no transfer
+
+    friend bool operator==(const ECMooncakeLoadSpec&, const ECMooncakeLoadSpec&) = default;
+};
+
+// Scheduler -> worker: one producer-side reservation, started before the tensor exists.
+struct ECMooncakePushSpec {
+    std::string mm_hash{};
+    std::uint64_t nbytes = 0;
+    std::vector<std::int64_t> shape{};
+    std::string dtype{};
+    std::string consumer_zmq{};
+    std::string transfer_id{};
+    std::string request_id{};
+
+    friend bool operator==(const ECMooncakePushSpec&, const ECMooncakePushSpec&) = default;
+};
+
+// Scheduler -> workers, once per engine step.
+struct ECMooncakeConnectorMetadata {
+    std::vector<ECMooncakeLoadSpec> loads{};
+    std::vector<ECMooncakePushSpec> pushes{};
+    // nullopt: scan every pinned resident item; an empty list: retire nothing.
+    std::optional<std::vector<std::string>> freed{};
+
+    friend bool operator==(const ECMooncakeConnectorMetadata&, const ECMooncakeConnectorMetadata&) = default;
+};
+
+struct ECMooncakeWorkerMetadata;
+
+namespace detail {
+void merge_into(ECMooncakeWorkerMetadata& acc, const ECMooncakeWorkerMetadata& other);
+void merge_into(ECMooncakeWorkerMetadata& acc, ECMooncakeWorkerMetadata&& other);
+}  // namespace detail
+
+// Worker -> scheduler, once per rank per step; ranks are folded with aggregate().
+struct ECMooncakeWorkerMetadata {
+    IdSet loaded{};
+    IdSet failed_loads{};
+    IdSet reclaimed{};
+    bool pending_saves = false;
+    IdSet failed_saves{};  // request ids, not item ids
+
+    // loaded intersected, failure sets united, pending_saves or-ed; both operands untouched.
+    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(const ECMooncakeWorkerMetadata& other) const& {
+        ECMooncakeWorkerMetadata result;
+        result.loaded = detail_intersection(loaded, other.loaded);
+        result.failed_loads = detail_union(failed_loads, other.failed_loads);
+        result.reclaimed = detail_union(reclaimed, other.reclaimed);
+        result.pending_saves = pending_saves || other.pending_saves;
+        result.failed_saves = detail_union(failed_saves, other.failed_saves);
+        return result;
+    }
+    // The same result, built in this operand's storage.
+    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(const ECMooncakeWorkerMetadata& other) && {
+        detail::merge_into(*this, other);
+        return std::move(*this);
+    }
+    // The same result; ids only in `other` change owner instead of being copied.
+    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(ECMooncakeWorkerMetadata&& other) && {
+        detail::merge_into(*this, std::move(other));
+        return std::move(*this);
+    }
+
+    friend bool operator==(const ECMooncakeWorkerMetadata&, const ECMooncakeWorkerMetadata&) = default;
+
+private:
+    // Static members keep the type an aggregate (no private data) and keep the merges next to their use.
+    static IdSet detail_intersection(const IdSet& a, const IdSet& b);
+    static IdSet detail_union(const IdSet& a, const IdSet& b);
+};
+
+// The Python abstract bases become concepts, so the structs stay plain aggregates.
+// Opt-in, like std::ranges::enable_borrowed_range: the scheduler-side base has no methods to check.
+template <class T>
+inline constexpr bool enable_connector_metadata = false;
+template <>
+inline constexpr bool enable_connector_metadata<ECMooncakeConnectorMetadata> = true;
+
+template <class T>
+concept connector_metadata = std::regular<T> && enable_connector_metadata<T>;
+
+template <class T>
+concept connector_worker_metadata = std::regular<T> && requires(const T& a, const T& b) {
+    { a.aggregate(b) } -> std::same_as<T>;
+};
+
+namespace detail {
+
+// Linear merges over sorted sets: every insertion is hinted at its final place, so a merge
+// costs one walk of both sets, not one tree descent per id.
+inline IdSet set_intersection(const IdSet& a, const IdSet& b) {
+    IdSet out;
+    auto i = a.begin();
+    auto j = b.begin();
+    while (i != a.end() && j != b.end()) {
+        const int c = i->compare(*j);
+        if (c < 0) {
+            ++i;
+        } else if (c > 0) {
+            ++j;
+        } else {
+            out.emplace_hint(out.end(), *i);
+            ++i;
+            ++j;
+        }
+    }
+    return out;
+}
+
+// acc := acc ∩ other, erasing in place (no id is copied).
+inline void intersect_into(IdSet& acc, const IdSet& other) {
+    auto i = acc.begin();
+    auto j = other.begin();
+    while (i != acc.end()) {
+        while (j != other.end() && *j < *i) {
+            ++j;
+        }
+        if (j == other.end()) {
+            acc.erase(i, acc.end());
+            return;
+        }
+        if (*j == *i) {
+            ++i;
+            ++j;
+        } else {
+            i = acc.erase(i);
+        }
+    }
+}
+
+// acc := acc ∪ other; the insertion hint walks forward with `other`.
+inline void unite_into(IdSet& acc, const IdSet& other) {
+    auto hint = acc.begin();
+    for (const auto& id : other) {
+        while (hint != acc.end() && *hint < id) {
+            ++hint;
+        }
+        if (hint == acc.end() || *hint != id) {
+            acc.emplace_hint(hint, id);
+        } else {
+            ++hint;
+        }
+    }
+}
+
+// acc := acc ∪ other, moving other's nodes instead of copying ids; other ends empty.
+inline void unite_into(IdSet& acc, IdSet&& other) {
+    if (acc.empty()) {
+        acc.swap(other);
+        return;
+    }
+    auto hint = acc.begin();
+    while (!other.empty()) {
+        auto node = other.extract(other.begin());
+        while (hint != acc.end() && *hint < node.value()) {
+            ++hint;
+        }
+        if (hint == acc.end() || *hint != node.value()) {
+            acc.insert(hint, std::move(node));
+        }
+    }
+}
+
+inline void merge_into(ECMooncakeWorkerMetadata& acc, const ECMooncakeWorkerMetadata& other) {
+    intersect_into(acc.loaded, other.loaded);
+    unite_into(acc.failed_loads, other.failed_loads);
+    unite_into(acc.reclaimed, other.reclaimed);
+    acc.pending_saves = acc.pending_saves || other.pending_saves;
+    unite_into(acc.failed_saves, other.failed_saves);
+}
+
+inline void merge_into(ECMooncakeWorkerMetadata& acc, ECMooncakeWorkerMetadata&& other) {
+    intersect_into(acc.loaded, other.loaded);
+    unite_into(acc.failed_loads, std::move(other.failed_loads));
+    unite_into(acc.reclaimed, std::move(other.reclaimed));
+    acc.pending_saves = acc.pending_saves || other.pending_saves;
+    unite_into(acc.failed_saves, std::move(other.failed_saves));
+}
+
+// k-way intersection of the `loaded` sets: walks all of them once and copies only survivors,
+// where a pairwise fold would first copy a whole rank.
+inline IdSet loaded_of_all(const std::vector<const ECMooncakeWorkerMetadata*>& reports) {
+    const auto smallest = std::ranges::min_element(
+        reports, {}, [](const ECMooncakeWorkerMetadata* r) { return r->loaded.size(); });
+    const IdSet& driver = (*smallest)->loaded;
+    std::vector<IdSet::const_iterator> at;
+    at.reserve(reports.size());
+    for (const auto* r : reports) {
+        at.push_back(r->loaded.begin());
+    }
+    IdSet out;
+    for (const auto& id : driver) {
+        bool everywhere = true;
+        for (std::size_t k = 0; k < reports.size(); ++k) {
+            const IdSet& set = reports[k]->loaded;
+            auto& it = at[k];
+            while (it != set.end() && *it < id) {
+                ++it;
+            }
+            if (it == set.end()) {
+                return out;
+            }
+            everywhere = everywhere && *it == id;
+        }
+        if (everywhere) {
+            out.emplace_hint(out.end(), id);
+        }
+    }
+    return out;
+}
+
+template <class T>
+struct report_type {
+    using type = T;
+};
+template <class T>
+struct report_type<std::optional<T>> {
+    using type = T;
+};
+
+template <class T>
+using report_type_t = typename report_type<std::remove_cvref_t<T>>::type;
+
+template <class T>
+inline constexpr bool is_optional_v = false;
+template <class T>
+inline constexpr bool is_optional_v<std::optional<T>> = true;
+
+}  // namespace detail
+
+inline IdSet ECMooncakeWorkerMetadata::detail_intersection(const IdSet& a, const IdSet& b) {
+    return detail::set_intersection(a, b);
+}
+
+inline IdSet ECMooncakeWorkerMetadata::detail_union(const IdSet& a, const IdSet& b) {
+    IdSet out = a.size() >= b.size() ? a : b;
+    detail::unite_into(out, a.size() >= b.size() ? b : a);
+    return out;
+}
+
+// A range of reports (or of std::optional reports) whose element type can be folded.
+template <class R>
+concept report_range = std::ranges::input_range<R> &&
+                       connector_worker_metadata<detail::report_type_t<std::ranges::range_value_t<R>>>;
+
+// Left fold over ranks in order; nullopt elements are ranks that reported nothing and are
+// skipped. No report at all gives nullopt (intersection has no finite identity element).
+// Pass an owning container as an rvalue (std::move(reports)) to let the fold reuse its storage.
+template <report_range R>
+[[nodiscard]] std::optional<detail::report_type_t<std::ranges::range_value_t<R>>> aggregate(R&& reports) {
+    using element = std::remove_cvref_t<std::ranges::range_value_t<R>>;
+    using W = detail::report_type_t<element>;
+    // Elements may be moved from when they are temporaries, or when the range is an rvalue
+    // container that owns them; a view's elements belong to someone else.
+    constexpr bool owned = !std::is_lvalue_reference_v<std::ranges::range_reference_t<R>> ||
+                           (!std::is_lvalue_reference_v<R> && !std::ranges::view<std::remove_cvref_t<R>>);
+    auto report_of = [](auto& r) -> auto* {
+        if constexpr (detail::is_optional_v<element>) {
+            return r ? &*r : nullptr;
+        } else {
+            return &r;
+        }
+    };
+
+    if constexpr (std::same_as<W, ECMooncakeWorkerMetadata> && !owned) {
+        // Read-only reports: one k-way walk over all `loaded` sets copies only the survivors.
+        std::vector<const W*> ranks;
+        if constexpr (std::ranges::sized_range<R>) {
+            ranks.reserve(std::ranges::size(reports));
+        }
+        for (auto&& r : reports) {
+            if (const W* p = report_of(r)) {
+                ranks.push_back(p);
+            }
+        }
+        if (ranks.empty()) {
+            return std::nullopt;
+        }
+        W out;
+        out.loaded = detail::loaded_of_all(ranks);
+        for (const W* r : ranks) {
+            detail::unite_into(out.failed_loads, r->failed_loads);
+            detail::unite_into(out.reclaimed, r->reclaimed);
+            out.pending_saves = out.pending_saves || r->pending_saves;
+            detail::unite_into(out.failed_saves, r->failed_saves);
+        }
+        return out;
+    } else {
+        std::optional<W> acc;
+        for (auto&& r : reports) {
+            auto* p = report_of(r);
+            if (p == nullptr) {
+                continue;
+            }
+            if constexpr (owned) {
+                acc = acc ? std::move(*acc).aggregate(std::move(*p)) : std::move(*p);
+            } else {
+                acc = acc ? std::move(*acc).aggregate(std::as_const(*p)) : *p;
+            }
+        }
+        return acc;
+    }
+}
+
+}  // namespace ecmeta
