@@ -6,3 +6,4 @@
 #include "json.hpp"
 #include "metadata.hpp"
 #include "msgpack.hpp"
+#include "validate.hpp"
