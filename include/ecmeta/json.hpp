@@ -27,7 +27,13 @@ struct json_events {
     bool boolean(bool v) { return out.boolean(v), true; }
     bool number_integer(std::int64_t v) { return out.integer(v), true; }
     bool number_unsigned(std::uint64_t v) { return out.unsigned_integer(v), true; }
-    bool number_float(double /*value*/, const std::string& text) { return out.floating(text), true; }
+    bool number_float(double /*value*/, const std::string& text) {
+        // nlohmann hands integers beyond 64 bits over as floats; the text tells them apart.
+        if (text.find_first_of(".eE") == std::string::npos) {
+            return out.out_of_range(text), true;
+        }
+        return out.floating(text), true;
+    }
     bool string(std::string& v) { return out.string(v), true; }
     bool binary(std::vector<std::uint8_t>& /*value*/) { return out.other("binary"), true; }
     bool start_object(std::size_t /*size*/) { return out.start_object(), true; }
@@ -73,7 +79,7 @@ void replay(decoder& out, const BasicJson& j) {
             out.unsigned_integer(j.template get<std::uint64_t>());
             break;
         case nlohmann::json::value_t::number_float:
-            out.floating(j.dump());
+            out.floating(j.dump());  // nlohmann writes a float with a '.' or an exponent
             break;
         case nlohmann::json::value_t::string:
             out.string(j.template get_ref<const std::string&>());

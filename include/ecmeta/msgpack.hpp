@@ -179,7 +179,11 @@ private:
     void floating(double d) {
         char buf[32];
         const auto r = std::to_chars(buf, buf + sizeof buf, d);
-        out_.floating(std::string_view{buf, static_cast<std::size_t>(r.ptr - buf)});
+        std::string text{buf, r.ptr};
+        if (text.find_first_of(".eEn") == std::string::npos) {
+            text += ".0";  // 8.0 reads "float 8.0", as in JSON
+        }
+        out_.floating(text);
     }
 
     void open(std::size_t at, std::uint64_t n, bool map) {

@@ -66,23 +66,23 @@ inline constexpr auto dtypes = std::to_array<dtype_info>({
 // numel(shape) * itemsize, or nullopt when an extent is negative or the product overflows 64 bits.
 [[nodiscard]] constexpr std::optional<std::uint64_t> expected_nbytes(const std::vector<std::int64_t>& shape,
                                                                      std::uint64_t item) noexcept {
-    std::uint64_t n = item;  // numel([]) == 1: a scalar
-    bool overflow = false;
+    bool empty = false;
     for (const std::int64_t extent : shape) {
         if (extent < 0) {
             return std::nullopt;
         }
+        empty = empty || extent == 0;
+    }
+    if (empty || item == 0) {
+        return 0;  // an empty tensor, however large its other extents
+    }
+    std::uint64_t n = item;  // numel([]) == 1: a scalar
+    for (const std::int64_t extent : shape) {
         const auto e = static_cast<std::uint64_t>(extent);
-        if (e != 0 && n > std::numeric_limits<std::uint64_t>::max() / e) {
-            overflow = true;  // unless a later extent is 0
+        if (n > std::numeric_limits<std::uint64_t>::max() / e) {
+            return std::nullopt;
         }
         n *= e;
-    }
-    if (overflow && n != 0) {
-        return std::nullopt;
-    }
-    if (overflow) {
-        return 0;
     }
     return n;
 }

@@ -162,18 +162,11 @@ public:
         value_done();
     }
 
-    // `text` is the number as written; JSON integers too large for 64 bits arrive here too.
-    void floating(std::string_view text) {
-        if (skip_ != 0) {
-            return;
-        }
-        const slot s = next();
-        if (s.what != kind::skip) {
-            const bool integral = text.find_first_of(".eE") == std::string_view::npos;
-            mismatch(s.what, (integral ? "integer out of range " : "float ") + std::string{text});
-        }
-        value_done();
-    }
+    // A number that is not an integer, as written (or as the shortest text of its value).
+    void floating(std::string_view text) { unexpected("float " + std::string{text}); }
+
+    // A JSON integer too large for 64 bits.
+    void out_of_range(std::string_view text) { unexpected("integer out of range " + std::string{text}); }
 
     void string(std::string_view value) {
         if (skip_ != 0) {
@@ -202,16 +195,7 @@ public:
     }
 
     // A value with no JSON counterpart (MessagePack bin or ext), named by `what`.
-    void other(std::string_view what) {
-        if (skip_ != 0) {
-            return;
-        }
-        const slot s = next();
-        if (s.what != kind::skip) {
-            mismatch(s.what, std::string{what});
-        }
-        value_done();
-    }
+    void other(std::string_view what) { unexpected(std::string{what}); }
 
     // ---- structure events -----------------------------------------------------------------
 
@@ -409,6 +393,18 @@ private:
         if (--skip_ == 0) {
             value_done();
         }
+    }
+
+    // A value no slot accepts: fine under an ignored key, an error anywhere else.
+    void unexpected(const std::string& found) {
+        if (skip_ != 0) {
+            return;
+        }
+        const slot s = next();
+        if (s.what != kind::skip) {
+            mismatch(s.what, found);
+        }
+        value_done();
     }
 
     [[noreturn]] void mismatch(kind expected, const std::string& found) const {

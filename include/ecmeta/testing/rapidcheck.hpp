@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <optional>
 #include <ostream>
 #include <set>
@@ -63,7 +64,12 @@ inline rc::Gen<std::vector<std::int64_t>> shape() {
         {6, rc::gen::apply([](std::int64_t n, std::int64_t h) { return std::vector<std::int64_t>{n, h}; },
                            rc::gen::inRange<std::int64_t>(1, 4097), rc::gen::elementOf(std::vector<std::int64_t>{
                                                                           1024, 2048, 3584, 4096, 5120, 8192}))},
-        {1, rc::gen::container<std::vector<std::int64_t>>(rc::gen::inRange<std::int64_t>(0, 65))},
+        // Up to four dimensions of up to 64: numel(shape) * itemsize never overflows.
+        {1, rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 5),
+                            [](std::size_t dims) {
+                                return rc::gen::container<std::vector<std::int64_t>>(
+                                    dims, rc::gen::inRange<std::int64_t>(0, 65));
+                            })},
     });
 }
 
@@ -135,48 +141,82 @@ inline rc::Gen<ECMooncakeConnectorMetadata> connector_metadata() {
 }
 
 namespace detail {
-inline IdSet subset(const std::vector<std::string>& pool, const std::vector<bool>& take) {
-    IdSet out;
-    for (std::size_t i = 0; i < pool.size() && i < take.size(); ++i) {
-        if (take[i]) {
-            out.emplace_hint(out.end(), pool[i]);
-        }
-    }
-    return out;
+
+// A roll in [0, n) whatever the test size (inRange narrows at small sizes); shrinks toward 0,
+// which the kit maps to the ordinary outcome.
+inline rc::Gen<int> roll(int n) { return rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, n)); }
+
+// What happens to one item on every rank: most load, some fail (the producer was unreachable,
+// so on many ranks at once), some are evicted from the receive pool.
+enum class fate : std::uint8_t { healthy, failing, evicted };
+
+struct pools {
+    std::vector<std::string> items;  // sorted, unique
+    std::vector<fate> fates;         // one per item
+    std::vector<std::string> requests;
+};
+
+inline rc::Gen<pools> shared_pools() {
+    return rc::gen::apply(
+        [](std::vector<std::string> items, const std::vector<int>& draws, std::vector<std::string> requests) {
+            std::sort(items.begin(), items.end());
+            items.erase(std::unique(items.begin(), items.end()), items.end());
+            std::sort(requests.begin(), requests.end());
+            requests.erase(std::unique(requests.begin(), requests.end()), requests.end());
+            pools p{std::move(items), {}, std::move(requests)};
+            for (std::size_t i = 0; i < p.items.size(); ++i) {
+                const int d = i < draws.size() ? draws[i] : 0;
+                p.fates.push_back(d < 14 ? fate::healthy : d < 18 ? fate::failing : fate::evicted);
+            }
+            return p;
+        },
+        rc::gen::container<std::vector<std::string>>(mm_hash()),
+        rc::gen::container<std::vector<int>>(roll(20)),
+        rc::gen::container<std::vector<std::string>>(request_id()));
 }
 
 // One valid report drawn from shared pools: no id both loaded and failed.
-inline rc::Gen<ECMooncakeWorkerMetadata> report_from(std::vector<std::string> items, std::vector<std::string> requests) {
-    std::sort(items.begin(), items.end());
-    std::sort(requests.begin(), requests.end());
-    const auto n = items.size();
-    const auto mostly = rc::gen::container<std::vector<bool>>(
-        n, rc::gen::map(rc::gen::inRange(0, 10), [](int x) { return x < 8; }));  // ~80%: folds keep ids
-    const auto rarely = rc::gen::container<std::vector<bool>>(
-        n, rc::gen::map(rc::gen::inRange(0, 10), [](int x) { return x == 0; }));
+inline rc::Gen<ECMooncakeWorkerMetadata> report_from(pools p) {
+    const std::size_t n = p.items.size();
     return rc::gen::apply(
-        [items, requests](const std::vector<bool>& loaded, const std::vector<bool>& failed,
-                          const std::vector<bool>& reclaimed, bool pending, const std::vector<bool>& failed_saves) {
-            ECMooncakeWorkerMetadata w{.loaded = subset(items, loaded),
-                                       .failed_loads = subset(items, failed),
-                                       .reclaimed = subset(items, reclaimed),
-                                       .pending_saves = pending,
-                                       .failed_saves = subset(requests, failed_saves)};
-            std::erase_if(w.failed_loads, [&](const std::string& id) { return w.loaded.contains(id); });
+        [p](const std::vector<int>& rolls, bool pending, const std::vector<int>& save_rolls) {
+            ECMooncakeWorkerMetadata w{.pending_saves = pending};
+            for (std::size_t i = 0; i < p.items.size(); ++i) {
+                const int roll = rolls[i];  // 0..9
+                switch (p.fates[i]) {
+                    case fate::healthy:
+                        if (roll < 9) {
+                            w.loaded.emplace_hint(w.loaded.end(), p.items[i]);
+                        }
+                        break;
+                    case fate::failing:
+                        if (roll < 6) {
+                            w.failed_loads.emplace_hint(w.failed_loads.end(), p.items[i]);
+                        }
+                        break;
+                    case fate::evicted:
+                        if (roll < 5) {
+                            w.reclaimed.emplace_hint(w.reclaimed.end(), p.items[i]);
+                        } else {
+                            w.loaded.emplace_hint(w.loaded.end(), p.items[i]);
+                        }
+                        break;
+                }
+            }
+            for (std::size_t i = 0; i < p.requests.size(); ++i) {
+                if (save_rolls[i] == 0) {
+                    w.failed_saves.emplace_hint(w.failed_saves.end(), p.requests[i]);
+                }
+            }
             return w;
         },
-        mostly, rarely, rarely, rc::gen::arbitrary<bool>(),
-        rc::gen::container<std::vector<bool>>(requests.size(), rc::gen::map(rc::gen::inRange(0, 4),
-                                                                            [](int x) { return x == 0; })));
+        rc::gen::container<std::vector<int>>(n, roll(10)), rc::gen::arbitrary<bool>(),
+        rc::gen::container<std::vector<int>>(p.requests.size(), roll(4)));
 }
 }  // namespace detail
 
 inline rc::Gen<ECMooncakeWorkerMetadata> worker_metadata() {
-    return rc::gen::mapcat(rc::gen::pair(rc::gen::container<std::vector<std::string>>(mm_hash()),
-                                         rc::gen::container<std::vector<std::string>>(request_id())),
-                           [](const std::pair<std::vector<std::string>, std::vector<std::string>>& pools) {
-                               return detail::report_from(pools.first, pools.second);
-                           });
+    return rc::gen::mapcat(detail::shared_pools(), [](detail::pools p) { return detail::report_from(std::move(p)); });
 }
 
 }  // namespace gen
@@ -184,13 +224,9 @@ inline rc::Gen<ECMooncakeWorkerMetadata> worker_metadata() {
 // `ranks` reports whose ids come from one shared pool, so a fold keeps something loaded in a fair
 // share of cases and failures overlap across ranks; each report is valid on its own.
 inline rc::Gen<std::vector<ECMooncakeWorkerMetadata>> rank_reports(std::size_t ranks) {
-    return rc::gen::mapcat(
-        rc::gen::pair(rc::gen::container<std::vector<std::string>>(gen::mm_hash()),
-                      rc::gen::container<std::vector<std::string>>(gen::request_id())),
-        [ranks](const std::pair<std::vector<std::string>, std::vector<std::string>>& pools) {
-            return rc::gen::container<std::vector<ECMooncakeWorkerMetadata>>(
-                ranks, gen::detail::report_from(pools.first, pools.second));
-        });
+    return rc::gen::mapcat(gen::detail::shared_pools(), [ranks](gen::detail::pools p) {
+        return rc::gen::container<std::vector<ECMooncakeWorkerMetadata>>(ranks, gen::detail::report_from(std::move(p)));
+    });
 }
 
 }  // namespace ecmeta::testing

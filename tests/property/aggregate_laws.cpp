@@ -1,0 +1,139 @@
+// The laws of the fold (../shared/SEMANTICS.md), stated as RapidCheck properties over reports
+// drawn by the test kit from a shared id pool, so that intersections are not trivially empty.
+#include "test.hpp"
+
+#include <algorithm>
+#include <functional>
+
+using namespace ecmeta_test;
+using W = ECMooncakeWorkerMetadata;
+
+namespace {
+
+// The obvious model: std::set_intersection / std::set_union into fresh sets.
+W model(const W& a, const W& b) {
+    W r;
+    const auto meet = [](const IdSet& x, const IdSet& y) {
+        IdSet out;
+        std::set_intersection(x.begin(), x.end(), y.begin(), y.end(), std::inserter(out, out.end()));
+        return out;
+    };
+    const auto join = [](const IdSet& x, const IdSet& y) {
+        IdSet out;
+        std::set_union(x.begin(), x.end(), y.begin(), y.end(), std::inserter(out, out.end()));
+        return out;
+    };
+    r.loaded = meet(a.loaded, b.loaded);
+    r.failed_loads = join(a.failed_loads, b.failed_loads);
+    r.reclaimed = join(a.reclaimed, b.reclaimed);
+    r.pending_saves = a.pending_saves || b.pending_saves;
+    r.failed_saves = join(a.failed_saves, b.failed_saves);
+    return r;
+}
+
+bool subset(const IdSet& small, const IdSet& big) {
+    return std::includes(big.begin(), big.end(), small.begin(), small.end());
+}
+
+// Folds ranks[lo, hi) by a random bracketing: a tree reduction as across hosts.
+W tree_fold(const std::vector<W>& ranks, std::size_t lo, std::size_t hi) {
+    if (hi - lo == 1) {
+        return ranks[lo];
+    }
+    const auto mid = *rc::gen::inRange(lo + 1, hi);
+    return tree_fold(ranks, lo, mid).aggregate(tree_fold(ranks, mid, hi));
+}
+
+rc::Gen<std::vector<W>> some_ranks() {
+    return rc::gen::mapcat(rc::gen::inRange<std::size_t>(1, 9),
+                           [](std::size_t n) { return ecmeta::testing::rank_reports(n); });
+}
+
+}  // namespace
+
+TEST_CASE("aggregate agrees with the set-algorithm model", "[laws]") {
+    ECMETA_PROP("a.aggregate(b) == model(a, b)", [] {
+        const auto r = *ecmeta::testing::rank_reports(2);
+        RC_ASSERT(r[0].aggregate(r[1]) == model(r[0], r[1]));
+    });
+    ECMETA_PROP("unrelated reports too", [](const W& a, const W& b) { RC_ASSERT(a.aggregate(b) == model(a, b)); });
+}
+
+TEST_CASE("the fold is commutative, associative and idempotent", "[laws]") {
+    ECMETA_PROP("commutative", [] {
+        const auto r = *ecmeta::testing::rank_reports(2);
+        RC_ASSERT(r[0].aggregate(r[1]) == r[1].aggregate(r[0]));
+    });
+    ECMETA_PROP("associative", [] {
+        const auto r = *ecmeta::testing::rank_reports(3);
+        RC_ASSERT(r[0].aggregate(r[1]).aggregate(r[2]) == r[0].aggregate(r[1].aggregate(r[2])));
+    });
+    ECMETA_PROP("idempotent", [](const W& a) { RC_ASSERT(a.aggregate(a) == a); });
+}
+
+TEST_CASE("any order and any bracketing of the ranks gives the same result", "[laws]") {
+    ECMETA_PROP("permuted, tree-reduced == left fold", [] {
+        auto ranks = *some_ranks();
+        const W left = *ecmeta::aggregate(ranks);
+        const auto order = *rc::gen::unique<std::vector<std::size_t>>(ranks.size(), rc::gen::inRange<std::size_t>(0, ranks.size()));
+        std::vector<W> shuffled;
+        for (const auto i : order) {
+            shuffled.push_back(ranks[i]);
+        }
+        RC_ASSERT(tree_fold(shuffled, 0, shuffled.size()) == left);
+        RC_ASSERT(*ecmeta::aggregate(shuffled) == left);
+    });
+}
+
+TEST_CASE("the fold is monotone and keeps reports consistent", "[laws]") {
+    ECMETA_PROP("loaded shrinks, failures grow", [] {
+        const auto ranks = *some_ranks();
+        const W r = *ecmeta::aggregate(ranks);
+        for (const auto& x : ranks) {
+            RC_ASSERT(subset(r.loaded, x.loaded));
+            RC_ASSERT(subset(x.failed_loads, r.failed_loads));
+            RC_ASSERT(subset(x.reclaimed, r.reclaimed));
+            RC_ASSERT(subset(x.failed_saves, r.failed_saves));
+            RC_ASSERT(!x.pending_saves || r.pending_saves);
+        }
+    });
+    ECMETA_PROP("no input with an id both loaded and failed => nor the result", [] {
+        const auto ranks = *some_ranks();  // the kit's reports are each consistent
+        const W r = *ecmeta::aggregate(ranks);
+        for (const auto& id : r.failed_loads) {
+            RC_ASSERT(!r.loaded.contains(id));
+        }
+        RC_ASSERT(ecmeta::validate(r).empty());
+    });
+}
+
+TEST_CASE("the && and range forms equal the const& form", "[laws]") {
+    ECMETA_PROP("&& with a const& right operand", [] {
+        const auto r = *ecmeta::testing::rank_reports(2);
+        W a = r[0];
+        RC_ASSERT(std::move(a).aggregate(r[1]) == r[0].aggregate(r[1]));
+    });
+    ECMETA_PROP("&& with an rvalue right operand", [] {
+        const auto r = *ecmeta::testing::rank_reports(2);
+        W a = r[0];
+        W b = r[1];
+        RC_ASSERT(std::move(a).aggregate(std::move(b)) == r[0].aggregate(r[1]));
+    });
+    ECMETA_PROP("range folds: borrowed, moved, with silent ranks", [] {
+        const auto ranks = *some_ranks();
+        W expected = ranks[0];
+        for (std::size_t i = 1; i < ranks.size(); ++i) {
+            expected = expected.aggregate(ranks[i]);
+        }
+        RC_ASSERT(*ecmeta::aggregate(ranks) == expected);
+        auto owned = ranks;
+        RC_ASSERT(*ecmeta::aggregate(std::move(owned)) == expected);
+        std::vector<std::optional<W>> with_silence;
+        for (const auto& r : ranks) {
+            with_silence.emplace_back(std::nullopt);
+            with_silence.emplace_back(r);
+        }
+        RC_ASSERT(*ecmeta::aggregate(with_silence) == expected);
+        RC_ASSERT(*ecmeta::aggregate(std::move(with_silence)) == expected);
+    });
+}

@@ -1,0 +1,61 @@
+// What every ecmeta test includes: Catch2 (2.x or 3.x), RapidCheck, the test kit, ecmeta.
+#pragma once
+
+#if ECMETA_CATCH2_MAJOR >= 3
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#else
+#include <catch2/catch.hpp>
+#endif
+
+#include <rapidcheck.h>
+
+#include <ecmeta/ecmeta.hpp>
+#include <ecmeta/testing/catch.hpp>
+#include <ecmeta/testing/rapidcheck.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// A property as a Catch2 assertion: RapidCheck prints the shrunk counterexample on failure.
+#define ECMETA_PROP(description, ...) REQUIRE(rc::check(description, __VA_ARGS__))
+
+namespace ecmeta_test {
+
+// Catch2 3 renamed the substring matcher.
+#if ECMETA_CATCH2_MAJOR >= 3
+using Catch::Matchers::ContainsSubstring;
+#else
+inline auto ContainsSubstring(const std::string& s) { return Catch::Matchers::Contains(s); }
+#endif
+
+using ecmeta::ECMooncakeConnectorMetadata;
+using ecmeta::ECMooncakeLoadSpec;
+using ecmeta::ECMooncakePushSpec;
+using ecmeta::ECMooncakeWorkerMetadata;
+using ecmeta::IdSet;
+
+// Runs f and returns the decode_error it must throw.
+template <class F>
+ecmeta::decode_error decode_failure(F&& f) {
+    try {
+        f();
+    } catch (const ecmeta::decode_error& e) {
+        return e;
+    }
+    FAIL("expected a decode_error");
+    return ecmeta::decode_error("", "");  // unreachable: FAIL throws
+}
+
+inline std::vector<std::uint8_t> bytes(std::initializer_list<int> list) {
+    std::vector<std::uint8_t> out;
+    for (const int b : list) {
+        out.push_back(static_cast<std::uint8_t>(b));
+    }
+    return out;
+}
+
+}  // namespace ecmeta_test

@@ -1,0 +1,108 @@
+// aggregate: the member forms and the range fold, on cases small enough to check by hand.
+#include "test.hpp"
+
+#include <iterator>
+#include <list>
+#include <optional>
+
+using namespace ecmeta_test;
+
+namespace {
+
+const ECMooncakeWorkerMetadata rank0{.loaded = {"a", "b", "c"}, .failed_loads = {"x"}, .pending_saves = false};
+const ECMooncakeWorkerMetadata rank1{.loaded = {"b", "c", "d"}, .reclaimed = {"r"}, .failed_saves = {"req-1"}};
+const ECMooncakeWorkerMetadata rank2{.loaded = {"c", "b"}, .failed_loads = {"a"}, .pending_saves = true};
+
+const ECMooncakeWorkerMetadata expected{.loaded = {"b", "c"},
+                                        .failed_loads = {"a", "x"},
+                                        .reclaimed = {"r"},
+                                        .pending_saves = true,
+                                        .failed_saves = {"req-1"}};
+
+// A report type of someone else's: the range fold only needs the concept.
+struct max_report {
+    int value = 0;
+    [[nodiscard]] max_report aggregate(const max_report& o) const { return {std::max(value, o.value)}; }
+    friend bool operator==(const max_report&, const max_report&) = default;
+};
+static_assert(ecmeta::connector_worker_metadata<max_report>);
+
+}  // namespace
+
+TEST_CASE("a.aggregate(b): loaded intersected, failures united, pending or-ed", "[aggregate]") {
+    const auto r = rank0.aggregate(rank1).aggregate(rank2);
+    CHECK(r == expected);
+}
+
+TEST_CASE("the const& form leaves both operands untouched", "[aggregate]") {
+    const auto a = rank0;
+    const auto b = rank1;
+    static_cast<void>(a.aggregate(b));
+    CHECK(a == rank0);
+    CHECK(b == rank1);
+}
+
+TEST_CASE("the && forms give the same result as the const& form", "[aggregate]") {
+    auto a = rank0;
+    CHECK(std::move(a).aggregate(rank1) == rank0.aggregate(rank1));
+    auto c = rank0;
+    auto d = rank1;
+    CHECK(std::move(c).aggregate(std::move(d)) == rank0.aggregate(rank1));
+}
+
+TEST_CASE("the range fold skips ranks that reported nothing", "[aggregate]") {
+    const std::vector<std::optional<ECMooncakeWorkerMetadata>> ranks{std::nullopt, rank0, std::nullopt, rank1, rank2};
+    const auto r = ecmeta::aggregate(ranks);
+    REQUIRE(r.has_value());
+    CHECK(*r == expected);
+}
+
+TEST_CASE("no report at all folds to no report, but one empty report is a report", "[aggregate]") {
+    CHECK_FALSE(ecmeta::aggregate(std::vector<ECMooncakeWorkerMetadata>{}).has_value());
+    CHECK_FALSE(ecmeta::aggregate(std::vector<std::optional<ECMooncakeWorkerMetadata>>{std::nullopt, std::nullopt})
+                    .has_value());
+    const auto one_empty = ecmeta::aggregate(std::vector<std::optional<ECMooncakeWorkerMetadata>>{
+        std::nullopt, ECMooncakeWorkerMetadata{}});
+    REQUIRE(one_empty.has_value());
+    CHECK(*one_empty == ECMooncakeWorkerMetadata{});
+    // An empty report empties the intersection: this is why silence must not become {}.
+    const std::vector<ECMooncakeWorkerMetadata> with_empty{rank0, ECMooncakeWorkerMetadata{}};
+    CHECK(ecmeta::aggregate(with_empty)->loaded.empty());
+}
+
+TEST_CASE("the range fold accepts any input range, owned or borrowed", "[aggregate]") {
+    const std::list<ECMooncakeWorkerMetadata> list{rank0, rank1, rank2};
+    CHECK(*ecmeta::aggregate(list) == expected);
+
+    std::vector<ECMooncakeWorkerMetadata> owned{rank0, rank1, rank2};
+    CHECK(*ecmeta::aggregate(std::move(owned)) == expected);
+
+    std::vector<ECMooncakeWorkerMetadata> source{rank0, rank1, rank2};
+    const std::ranges::subrange moved{std::make_move_iterator(source.begin()), std::make_move_iterator(source.end())};
+    CHECK(*ecmeta::aggregate(moved) == expected);
+
+    const ECMooncakeWorkerMetadata array[] = {rank0, rank1, rank2};
+    CHECK(*ecmeta::aggregate(array) == expected);
+}
+
+TEST_CASE("borrowed reports are not moved from", "[aggregate]") {
+    std::vector<ECMooncakeWorkerMetadata> ranks{rank0, rank1, rank2};
+    static_cast<void>(ecmeta::aggregate(ranks));
+    CHECK(ranks == std::vector<ECMooncakeWorkerMetadata>{rank0, rank1, rank2});
+    std::vector<std::optional<ECMooncakeWorkerMetadata>> maybe{rank0, std::nullopt, rank1};
+    static_cast<void>(ecmeta::aggregate(std::ranges::subrange(maybe.begin(), maybe.end())));  // a view
+    CHECK(maybe[0] == rank0);
+    CHECK(maybe[2] == rank1);
+}
+
+TEST_CASE("the range fold works for any type modelling connector_worker_metadata", "[aggregate]") {
+    const std::vector<std::optional<max_report>> ranks{max_report{3}, std::nullopt, max_report{7}, max_report{5}};
+    CHECK(ecmeta::aggregate(ranks) == max_report{7});
+    CHECK_FALSE(ecmeta::aggregate(std::vector<max_report>{}).has_value());
+}
+
+TEST_CASE("ids compare by bytes, so the fold is exact for any id", "[aggregate]") {
+    const ECMooncakeWorkerMetadata a{.loaded = {"lora:1", "é", "Z", "z"}};
+    const ECMooncakeWorkerMetadata b{.loaded = {"z", "é", "lora:2"}};
+    CHECK(a.aggregate(b).loaded == IdSet{"z", "é"});
+}

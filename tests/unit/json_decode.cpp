@@ -1,0 +1,165 @@
+// decode: strict decoding with errors that say where (a JSON Pointer) and what was expected.
+#include "test.hpp"
+
+using namespace ecmeta_test;
+
+namespace {
+constexpr std::string_view load_ok = R"({"mm_hash":"h","nbytes":4,"shape":[2],"dtype":"int16","transfer_id":"t"})";
+constexpr std::string_view push_ok =
+    R"({"mm_hash":"h","nbytes":4,"shape":[2],"dtype":"int16","consumer_zmq":"tcp://a:1","transfer_id":"t"})";
+
+template <class T>
+std::string error_of(std::string_view json, const ecmeta::decode_options& options = {}) {
+    return decode_failure([&] { static_cast<void>(ecmeta::decode<T>(json, options)); }).what();
+}
+template <class T>
+std::string pointer_of(std::string_view json) {
+    return decode_failure([&] { static_cast<void>(ecmeta::decode<T>(json)); }).pointer();
+}
+}  // namespace
+
+TEST_CASE("absent optional keys take their defaults", "[decode]") {
+    const auto l = ecmeta::decode<ECMooncakeLoadSpec>(load_ok);
+    CHECK(l == ECMooncakeLoadSpec{.mm_hash = "h", .nbytes = 4, .shape = {2}, .dtype = "int16", .transfer_id = "t"});
+    CHECK(ecmeta::decode<ECMooncakePushSpec>(push_ok).request_id.empty());
+    CHECK(ecmeta::decode<ECMooncakeConnectorMetadata>("{}") == ECMooncakeConnectorMetadata{});
+    CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>("{}") == ECMooncakeWorkerMetadata{});
+}
+
+TEST_CASE("every required key is required, and the pointer says where it belongs", "[decode]") {
+    for (const std::string_view key : {"mm_hash", "nbytes", "shape", "dtype", "transfer_id"}) {
+        auto j = nlohmann::json::parse(load_ok);
+        j.erase(std::string{key});
+        const std::string text = R"({"loads":[)" + std::string{load_ok} + "," + j.dump() + "]}";
+        const auto e = decode_failure([&] { static_cast<void>(ecmeta::decode<ECMooncakeConnectorMetadata>(text)); });
+        CHECK(e.pointer() == "/loads/1/" + std::string{key});
+        CHECK_THAT(e.what(), ContainsSubstring("required key missing"));
+    }
+    CHECK(pointer_of<ECMooncakePushSpec>(R"({"mm_hash":"h","nbytes":4,"shape":[2],"dtype":"int16","transfer_id":"t"})") ==
+          "/consumer_zmq");
+}
+
+TEST_CASE("what() reads '<pointer>: expected ..., got ...'", "[decode]") {
+    CHECK(error_of<ECMooncakeConnectorMetadata>(
+              R"({"loads":[{"mm_hash":"h","nbytes":"4","shape":[],"dtype":"x","transfer_id":"t"}]})") ==
+          "/loads/0/nbytes: expected non-negative integer, got string");
+    CHECK(error_of<ECMooncakeLoadSpec>(R"({"shape":[1,-2]})") ==
+          "/shape/1: expected non-negative integer, got integer -2");
+}
+
+TEST_CASE("numbers: no floats, no booleans, no null, nothing out of range", "[decode]") {
+    CHECK_THAT(error_of<ECMooncakeLoadSpec>(R"({"nbytes":8.0})"), ContainsSubstring("got float 8.0"));
+    CHECK_THAT(error_of<ECMooncakeLoadSpec>(R"({"nbytes":1e3})"), ContainsSubstring("got float 1e3"));
+    CHECK_THAT(error_of<ECMooncakeLoadSpec>(R"({"nbytes":true})"), ContainsSubstring("got true"));
+    CHECK_THAT(error_of<ECMooncakeLoadSpec>(R"({"nbytes":null})"), ContainsSubstring("got null"));
+    CHECK_THAT(error_of<ECMooncakeLoadSpec>(R"({"nbytes":-1})"), ContainsSubstring("got integer -1"));
+    CHECK_THAT(error_of<ECMooncakeLoadSpec>(R"({"nbytes":18446744073709551616})"),
+               ContainsSubstring("got integer out of range 18446744073709551616"));
+    CHECK_THAT(error_of<ECMooncakeLoadSpec>(R"({"shape":[9223372036854775808]})"),
+               ContainsSubstring("/shape/0: expected non-negative integer that fits int64"));
+    const auto big = ecmeta::decode<ECMooncakeLoadSpec>(
+        R"({"mm_hash":"h","nbytes":18446744073709551615,"shape":[9223372036854775807],"dtype":"d","transfer_id":"t"})");
+    CHECK(big.nbytes == 18446744073709551615ULL);
+    CHECK(big.shape[0] == 9223372036854775807LL);
+}
+
+TEST_CASE("booleans are only true and false; strings only strings", "[decode]") {
+    CHECK(pointer_of<ECMooncakeWorkerMetadata>(R"({"pending_saves":0})") == "/pending_saves");
+    CHECK(pointer_of<ECMooncakeWorkerMetadata>(R"({"pending_saves":"true"})") == "/pending_saves");
+    CHECK(pointer_of<ECMooncakeLoadSpec>(R"({"mm_hash":7})") == "/mm_hash");
+    CHECK(pointer_of<ECMooncakeLoadSpec>(R"({"mm_hash":null})") == "/mm_hash");
+    CHECK(pointer_of<ECMooncakeWorkerMetadata>(R"({"loaded":["a",1]})") == "/loaded/1");
+    CHECK(pointer_of<ECMooncakeWorkerMetadata>(R"({"loaded":null})") == "/loaded");
+    CHECK(pointer_of<ECMooncakeWorkerMetadata>(R"({"loaded":"a"})") == "/loaded");
+    CHECK(pointer_of<ECMooncakeConnectorMetadata>(R"({"freed":[null]})") == "/freed/0");
+    CHECK(pointer_of<ECMooncakeConnectorMetadata>(R"({"loads":{}})") == "/loads");
+    CHECK(pointer_of<ECMooncakeConnectorMetadata>(R"({"pushes":[[]]})") == "/pushes/0");
+}
+
+TEST_CASE("sets: any order in, duplicates collapse", "[decode]") {
+    const auto w = ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["c","a","c","b"],"failed_saves":["r"]})");
+    CHECK(w.loaded == IdSet{"a", "b", "c"});
+    CHECK(w.failed_saves == IdSet{"r"});
+}
+
+TEST_CASE("freed: absent and null are None, [] is an empty list, order and repeats kept", "[decode]") {
+    CHECK_FALSE(ecmeta::decode<ECMooncakeConnectorMetadata>(R"({})").freed.has_value());
+    CHECK_FALSE(ecmeta::decode<ECMooncakeConnectorMetadata>(R"({"freed":null})").freed.has_value());
+    const auto empty = ecmeta::decode<ECMooncakeConnectorMetadata>(R"({"freed":[]})").freed;
+    REQUIRE(empty.has_value());
+    CHECK(empty->empty());
+    CHECK(ecmeta::decode<ECMooncakeConnectorMetadata>(R"({"freed":["b","a","b"]})").freed ==
+          std::vector<std::string>{"b", "a", "b"});
+}
+
+TEST_CASE("unknown keys are ignored, however deep; the strict mode refuses them", "[decode]") {
+    const std::string text = R"({"num_token":3,"loads":[{"reservation_id":{"a":[1,{"b":null}]},)" +
+                             std::string{load_ok}.substr(1) + R"(],"pending_loads":[[[]]],"x":1.5})";
+    const auto m = ecmeta::decode<ECMooncakeConnectorMetadata>(text);
+    REQUIRE(m.loads.size() == 1);
+    CHECK(m.loads[0].mm_hash == "h");
+    const auto e = decode_failure([&] {
+        static_cast<void>(ecmeta::decode<ECMooncakeConnectorMetadata>(text, {.reject_unknown_keys = true}));
+    });
+    CHECK(e.pointer() == "/num_token");
+    CHECK_NOTHROW(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":[],"a/b~c":1})"));
+    const auto strict_escaped = decode_failure([&] {
+        static_cast<void>(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"a/b~c":1})", {.reject_unknown_keys = true}));
+    });
+    CHECK(strict_escaped.pointer() == "/a~1b~0c");  // RFC 6901 escaping
+}
+
+TEST_CASE("a duplicate key: the last one wins, as in Python", "[decode]") {
+    CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["a","b"],"loaded":["c"]})").loaded == IdSet{"c"});
+    CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"pending_saves":true,"pending_saves":false})").pending_saves ==
+          false);
+    CHECK(ecmeta::decode<ECMooncakeConnectorMetadata>(R"({"freed":["a"],"freed":null})").freed == std::nullopt);
+    const auto l = ecmeta::decode<ECMooncakeLoadSpec>(
+        R"({"mm_hash":"h","nbytes":4,"shape":[1,2,3],"dtype":"int16","transfer_id":"t","shape":[2]})");
+    CHECK(l.shape == std::vector<std::int64_t>{2});
+    const auto m = ecmeta::decode<ECMooncakeConnectorMetadata>(R"({"loads":[)" + std::string{load_ok} + "," +
+                                                               std::string{load_ok} + R"(],"loads":[]})");
+    CHECK(m.loads.empty());
+}
+
+TEST_CASE("syntax errors name the byte offset; anything after the value is an error", "[decode]") {
+    const auto e = decode_failure([] { static_cast<void>(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":[tru]})")); });
+    REQUIRE(e.offset().has_value());
+    CHECK(*e.offset() == 14);
+    CHECK_THAT(e.what(), ContainsSubstring("at byte 14"));
+    CHECK(e.pointer() == "/loaded/0");
+
+    const auto trailing = decode_failure([] { static_cast<void>(ecmeta::decode<ECMooncakeWorkerMetadata>("{} {}")); });
+    CHECK(trailing.offset() == std::optional<std::size_t>{3});
+    CHECK_THROWS_AS(ecmeta::decode<ECMooncakeWorkerMetadata>(""), ecmeta::decode_error);
+    CHECK_THROWS_AS(ecmeta::decode<ECMooncakeWorkerMetadata>("{"), ecmeta::decode_error);
+    CHECK_THROWS_AS(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["a",]})"), ecmeta::decode_error);
+    CHECK_THROWS_AS(ecmeta::decode<ECMooncakeWorkerMetadata>("{} // comment"), ecmeta::decode_error);
+    CHECK_THROWS_AS(ecmeta::decode<ECMooncakeWorkerMetadata>("[]"), ecmeta::decode_error);
+}
+
+TEST_CASE("strings must be valid UTF-8 without raw control characters", "[decode]") {
+    CHECK(pointer_of<ECMooncakeWorkerMetadata>("{\"loaded\":[\"a\xff\"]}") == "/loaded/0");
+    CHECK(pointer_of<ECMooncakeWorkerMetadata>("{\"loaded\":[\"a\nb\"]}") == "/loaded/0");
+    CHECK(pointer_of<ECMooncakeWorkerMetadata>(R"({"loaded":["\ud800"]})") == "/loaded/0");  // lone surrogate
+    CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["\u00e9\ud83d\ude00"]})").loaded ==
+          IdSet{"é😀"});
+}
+
+TEST_CASE("rank reports decode as a list with null for silent ranks", "[decode]") {
+    const auto ranks = ecmeta::decode<std::vector<std::optional<ECMooncakeWorkerMetadata>>>(
+        R"([null,{"loaded":["a"]},{}])");
+    REQUIRE(ranks.size() == 3);
+    CHECK_FALSE(ranks[0].has_value());
+    CHECK(ranks[1]->loaded == IdSet{"a"});
+    CHECK(*ranks[2] == ECMooncakeWorkerMetadata{});
+    CHECK(pointer_of<std::vector<std::optional<ECMooncakeWorkerMetadata>>>(R"([null,{"loaded":[1]}])") ==
+          "/1/loaded/0");
+    CHECK(pointer_of<std::vector<ECMooncakeWorkerMetadata>>(R"([{},null])") == "/1");
+}
+
+TEST_CASE("max_input_bytes refuses long input before parsing it", "[decode]") {
+    CHECK_NOTHROW(ecmeta::decode<ECMooncakeWorkerMetadata>("{}", {.max_input_bytes = 2}));
+    CHECK_THAT(error_of<ECMooncakeWorkerMetadata>("{ }", {.max_input_bytes = 2}),
+               ContainsSubstring("expected at most 2 bytes, got 3 bytes"));
+}
