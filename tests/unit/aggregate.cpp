@@ -27,6 +27,18 @@ struct max_report {
 };
 static_assert(ecmeta::connector_worker_metadata<max_report>);
 
+// A minimal view over an iterator pair (clang 14 cannot instantiate libstdc++ 12's subrange).
+template <class It>
+class iterator_view : public std::ranges::view_base {
+public:
+    iterator_view(It first, It last) : first_(first), last_(last) {}
+    It begin() const { return first_; }
+    It end() const { return last_; }
+
+private:
+    It first_, last_;
+};
+
 }  // namespace
 
 TEST_CASE("a.aggregate(b): loaded intersected, failures united, pending or-ed", "[aggregate]") {
@@ -78,7 +90,7 @@ TEST_CASE("the range fold accepts any input range, owned or borrowed", "[aggrega
     CHECK(*ecmeta::aggregate(std::move(owned)) == expected);
 
     std::vector<ECMooncakeWorkerMetadata> source{rank0, rank1, rank2};
-    const std::ranges::subrange moved{std::make_move_iterator(source.begin()), std::make_move_iterator(source.end())};
+    const iterator_view moved{std::make_move_iterator(source.begin()), std::make_move_iterator(source.end())};
     CHECK(*ecmeta::aggregate(moved) == expected);
 
     const ECMooncakeWorkerMetadata array[] = {rank0, rank1, rank2};
@@ -90,7 +102,7 @@ TEST_CASE("borrowed reports are not moved from", "[aggregate]") {
     static_cast<void>(ecmeta::aggregate(ranks));
     CHECK(ranks == std::vector<ECMooncakeWorkerMetadata>{rank0, rank1, rank2});
     std::vector<std::optional<ECMooncakeWorkerMetadata>> maybe{rank0, std::nullopt, rank1};
-    static_cast<void>(ecmeta::aggregate(std::ranges::subrange(maybe.begin(), maybe.end())));  // a view
+    static_cast<void>(ecmeta::aggregate(iterator_view{maybe.begin(), maybe.end()}));  // an rvalue view
     CHECK(maybe[0] == rank0);
     CHECK(maybe[2] == rank1);
 }

@@ -63,7 +63,7 @@ TEST_CASE("numbers: no floats, no booleans, no null, nothing out of range", "[de
     CHECK(big.shape[0] == 9223372036854775807LL);
 }
 
-TEST_CASE("booleans are only true and false; strings only strings", "[decode]") {
+TEST_CASE("booleans are only true and false, strings only strings", "[decode]") {
     CHECK(pointer_of<ECMooncakeWorkerMetadata>(R"({"pending_saves":0})") == "/pending_saves");
     CHECK(pointer_of<ECMooncakeWorkerMetadata>(R"({"pending_saves":"true"})") == "/pending_saves");
     CHECK(pointer_of<ECMooncakeLoadSpec>(R"({"mm_hash":7})") == "/mm_hash");
@@ -92,7 +92,7 @@ TEST_CASE("freed: absent and null are None, [] is an empty list, order and repea
           std::vector<std::string>{"b", "a", "b"});
 }
 
-TEST_CASE("unknown keys are ignored, however deep; the strict mode refuses them", "[decode]") {
+TEST_CASE("unknown keys are ignored, however deep, the strict mode refuses them", "[decode]") {
     const std::string text = R"({"num_token":3,"loads":[{"reservation_id":{"a":[1,{"b":null}]},)" +
                              std::string{load_ok}.substr(1) + R"(],"pending_loads":[[[]]],"x":1.5})";
     const auto m = ecmeta::decode<ECMooncakeConnectorMetadata>(text);
@@ -122,7 +122,7 @@ TEST_CASE("a duplicate key: the last one wins, as in Python", "[decode]") {
     CHECK(m.loads.empty());
 }
 
-TEST_CASE("syntax errors name the byte offset; anything after the value is an error", "[decode]") {
+TEST_CASE("syntax errors name the byte offset, anything after the value is an error", "[decode]") {
     const auto e = decode_failure([] { static_cast<void>(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":[tru]})")); });
     REQUIRE(e.offset().has_value());
     CHECK(*e.offset() == 14);

@@ -79,7 +79,7 @@ TEST_CASE("truncated input and trailing bytes are errors with an offset", "[msgp
     CHECK(e.offset() == std::optional<std::size_t>{full.size()});
 }
 
-TEST_CASE("unknown keys are skipped whatever they hold; strict mode refuses them", "[msgpack]") {
+TEST_CASE("unknown keys are skipped whatever they hold, strict mode refuses them", "[msgpack]") {
     // {"x": {"y": [bin8 "ab", ext, 1.5, nil, {1: 2}]}, "pending_saves": true}
     const auto in = bytes({0x82, 0xA1, 'x', 0x81, 0xA1, 'y', 0x95, 0xC4, 2, 'a', 'b', 0xD4, 1, 0, 0xCA, 0x3F, 0xC0, 0,
                            0, 0xC0, 0x81, 0x01, 0x02, 0xAD, 'p', 'e', 'n', 'd', 'i', 'n', 'g', '_', 's', 'a', 'v', 'e',
