@@ -89,8 +89,7 @@ std::string read_input(const std::optional<std::string>& file) {
 template <class T>
 T decode_as(const std::string& bytes, format from) {
     if (from == format::msgpack) {
-        return ecmeta::decode_msgpack<T>(
-            std::span{reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()});
+        return ecmeta::decode_msgpack<T>(std::span{reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()});
     }
     return ecmeta::decode<T>(bytes);
 }
@@ -214,7 +213,8 @@ int demo() {
         std::cout << "  push  " << short_id(p.mm_hash) << "  " << shape_text(p.shape) << ' ' << p.dtype << " -> "
                   << p.consumer_zmq << " for " << p.request_id << '\n';
     }
-    std::cout << "  freed " << (step.freed ? std::to_string(step.freed->size()) + " id(s)" : "null: scan all") << "\n\n";
+    std::cout << "  freed " << (step.freed ? std::to_string(step.freed->size()) + " id(s)" : "null: scan all")
+              << "\n\n";
 
     std::cout << "Workers -> scheduler (one report per tensor-parallel rank)\n";
     for (std::size_t r = 0; r < ranks.size(); ++r) {

@@ -118,7 +118,7 @@ BasicJson to_dom(const M& member) {
 // Canonical JSON text: fields in declared order, sets sorted, no spaces, UTF-8 as is.
 // Throws encode_error if a string is not UTF-8.
 template <class T>
-    requires detail::wire_type<T>
+requires detail::wire_type<T>
 [[nodiscard]] std::string encode(const T& value) {
     std::string out;
     out.reserve(detail::size_hint(value));
@@ -132,7 +132,7 @@ template <class T>
 
 // Strict decoding straight into T (no DOM); throws decode_error naming the JSON Pointer.
 template <class T>
-    requires detail::wire_type<T>
+requires detail::wire_type<T>
 [[nodiscard]] T decode(std::string_view json, const decode_options& options = {}) {
     detail::check_size(json.size(), options);
     T result{};
@@ -146,16 +146,14 @@ template <class T>
 // keeps the declared field order; nlohmann::json sorts keys. from_json applies decode's rules and
 // leaves `value` untouched when it throws.
 template <class BasicJson, detail::described T>
-    requires nlohmann::detail::is_basic_json<BasicJson>::value
-void to_json(BasicJson& j, const T& value) {
+requires nlohmann::detail::is_basic_json<BasicJson>::value void to_json(BasicJson& j, const T& value) {
     j = BasicJson::object();
     detail::for_each_field<T>(
         [&](const auto& fd) { j[std::string{fd.name}] = detail::to_dom<BasicJson>(value.*fd.member); });
 }
 
 template <class BasicJson, detail::described T>
-    requires nlohmann::detail::is_basic_json<BasicJson>::value
-void from_json(const BasicJson& j, T& value) {
+requires nlohmann::detail::is_basic_json<BasicJson>::value void from_json(const BasicJson& j, T& value) {
     T result{};
     detail::decoder events{result, decode_options{}};
     detail::replay(events, j);

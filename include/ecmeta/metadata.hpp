@@ -216,8 +216,8 @@ inline void merge_into(ECMooncakeWorkerMetadata& acc, ECMooncakeWorkerMetadata&&
 // k-way intersection of the `loaded` sets: walks all of them once and copies only survivors,
 // where a pairwise fold would first copy a whole rank.
 inline IdSet loaded_of_all(const std::vector<const ECMooncakeWorkerMetadata*>& reports) {
-    const auto smallest = std::ranges::min_element(
-        reports, {}, [](const ECMooncakeWorkerMetadata* r) { return r->loaded.size(); });
+    const auto smallest =
+        std::ranges::min_element(reports, {}, [](const ECMooncakeWorkerMetadata* r) { return r->loaded.size(); });
     const IdSet& driver = (*smallest)->loaded;
     std::vector<IdSet::const_iterator> at;
     at.reserve(reports.size());
@@ -276,8 +276,8 @@ inline IdSet ECMooncakeWorkerMetadata::detail_union(const IdSet& a, const IdSet&
 
 // A range of reports (or of std::optional reports) whose element type can be folded.
 template <class R>
-concept report_range = std::ranges::input_range<R> &&
-                       connector_worker_metadata<detail::report_type_t<std::ranges::range_value_t<R>>>;
+concept report_range =
+    std::ranges::input_range<R> && connector_worker_metadata<detail::report_type_t<std::ranges::range_value_t<R>>>;
 
 // Left fold over ranks in order; nullopt elements are ranks that reported nothing and are
 // skipped. No report at all gives nullopt (intersection has no finite identity element).

@@ -189,8 +189,9 @@ private:
     void open(std::size_t at, std::uint64_t n, bool map) {
         // Each element needs at least one byte, so a longer promise is a lie told up front.
         if (n > (in_.size() - pos_) / (map ? 2 : 1)) {
-            out_.syntax_error(at, "expected at most " + std::to_string(in_.size() - pos_) + " bytes of elements, got a " +
-                                      (map ? "map" : "array") + " header of " + std::to_string(n) + " elements");
+            out_.syntax_error(at, "expected at most " + std::to_string(in_.size() - pos_) +
+                                      " bytes of elements, got a " + (map ? "map" : "array") + " header of " +
+                                      std::to_string(n) + " elements");
         }
         map ? out_.start_object() : out_.start_array();
         open_.push_back(container{n, map, map});
@@ -286,7 +287,7 @@ inline void check_size(std::size_t size, const decode_options& options) {
 
 // Canonical MessagePack: the JSON form's data model, every integer and length in its smallest form.
 template <class T>
-    requires detail::wire_type<T>
+requires detail::wire_type<T>
 [[nodiscard]] std::vector<std::uint8_t> encode_msgpack(const T& value) {
     std::vector<std::uint8_t> out;
     out.reserve(detail::size_hint(value));
@@ -300,7 +301,7 @@ template <class T>
 
 // Strict decoding by the same rules as decode<T>; throws decode_error.
 template <class T>
-    requires detail::wire_type<T>
+requires detail::wire_type<T>
 [[nodiscard]] T decode_msgpack(std::span<const std::uint8_t> bytes, const decode_options& options = {}) {
     detail::check_size(bytes.size(), options);
     T result{};

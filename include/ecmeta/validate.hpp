@@ -36,22 +36,21 @@ struct dtype_info {
 // Every dtype torch exposes, by the name str(dtype) gives without "torch." and by its aliases
 // (torch.half is torch.float16). Sub-byte kinds occupy a whole byte per element, as
 // Tensor.element_size() reports; "_x2"/"x4"/"x8" kinds pack several values into one item.
+// clang-format off
 inline constexpr auto dtypes = std::to_array<dtype_info>({
-    {"float32", 4},          {"float", 4},           {"float64", 8},          {"double", 8},
-    {"float16", 2},          {"half", 2},            {"bfloat16", 2},         {"complex32", 4},
-    {"chalf", 4},            {"complex64", 8},       {"cfloat", 8},           {"complex128", 16},
-    {"cdouble", 16},         {"uint8", 1},           {"uint16", 2},           {"uint32", 4},
-    {"uint64", 8},           {"int8", 1},            {"int16", 2},            {"short", 2},
-    {"int32", 4},            {"int", 4},             {"int64", 8},            {"long", 8},
-    {"bool", 1},             {"quint8", 1},          {"qint8", 1},            {"qint32", 4},
-    {"quint4x2", 1},         {"quint2x4", 1},        {"float8_e4m3fn", 1},    {"float8_e4m3fnuz", 1},
-    {"float8_e5m2", 1},      {"float8_e5m2fnuz", 1}, {"float8_e8m0fnu", 1},   {"float4_e2m1fn_x2", 1},
-    {"bits1x8", 1},          {"bits2x4", 1},         {"bits4x2", 1},          {"bits8", 1},
-    {"bits16", 2},           {"uint1", 1},           {"uint2", 1},            {"uint3", 1},
-    {"uint4", 1},            {"uint5", 1},           {"uint6", 1},            {"uint7", 1},
-    {"int1", 1},             {"int2", 1},            {"int3", 1},             {"int4", 1},
-    {"int5", 1},             {"int6", 1},            {"int7", 1},
+    {"float32", 4}, {"float", 4}, {"float64", 8}, {"double", 8}, {"float16", 2}, {"half", 2}, {"bfloat16", 2},
+    {"complex32", 4}, {"chalf", 4}, {"complex64", 8}, {"cfloat", 8}, {"complex128", 16}, {"cdouble", 16},
+    {"uint8", 1}, {"uint16", 2}, {"uint32", 4}, {"uint64", 8},
+    {"int8", 1}, {"int16", 2}, {"short", 2}, {"int32", 4}, {"int", 4}, {"int64", 8}, {"long", 8},
+    {"bool", 1},
+    {"quint8", 1}, {"qint8", 1}, {"qint32", 4}, {"quint4x2", 1}, {"quint2x4", 1},
+    {"float8_e4m3fn", 1}, {"float8_e4m3fnuz", 1}, {"float8_e5m2", 1}, {"float8_e5m2fnuz", 1}, {"float8_e8m0fnu", 1},
+    {"float4_e2m1fn_x2", 1},
+    {"bits1x8", 1}, {"bits2x4", 1}, {"bits4x2", 1}, {"bits8", 1}, {"bits16", 2},
+    {"uint1", 1}, {"uint2", 1}, {"uint3", 1}, {"uint4", 1}, {"uint5", 1}, {"uint6", 1}, {"uint7", 1},
+    {"int1", 1}, {"int2", 1}, {"int3", 1}, {"int4", 1}, {"int5", 1}, {"int6", 1}, {"int7", 1},
 });
+// clang-format on
 
 // The item size of a dtype name, or nullopt for a name torch does not know.
 [[nodiscard]] constexpr std::optional<std::uint64_t> itemsize(std::string_view dtype) noexcept {
@@ -202,12 +201,11 @@ inline std::string zmq_endpoint_problem(std::string_view endpoint) {
             }
             return {};
         }
-        const bool numeric = !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
-            return (c >= '0' && c <= '9') || c == '.';
-        });
+        const bool numeric = !host.empty() && std::all_of(host.begin(), host.end(),
+                                                          [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
         if (numeric ? !is_ipv4(host) : !is_host_name(host)) {
-            return "expected a host name, an IPv4 address or an IPv6 address in brackets, got \"" +
-                   std::string{host} + "\"";
+            return "expected a host name, an IPv4 address or an IPv6 address in brackets, got \"" + std::string{host} +
+                   "\"";
         }
         return {};
     }
@@ -217,8 +215,8 @@ inline std::string zmq_endpoint_problem(std::string_view endpoint) {
     if (endpoint.starts_with("inproc://")) {
         return endpoint.size() > 9 ? std::string{} : "expected inproc://name, got an empty name";
     }
-    return "expected a ZeroMQ endpoint (tcp://host:port, ipc://path or inproc://name), got \"" +
-           std::string{endpoint} + "\"";
+    return "expected a ZeroMQ endpoint (tcp://host:port, ipc://path or inproc://name), got \"" + std::string{endpoint} +
+           "\"";
 }
 
 inline std::string join(std::string_view base, std::string_view token) {
@@ -297,8 +295,8 @@ inline void check(const ECMooncakeConnectorMetadata& m, std::string_view base, s
         const auto [it, fresh] = first.emplace(m.pushes[i].transfer_id, i);
         if (!fresh) {
             out.push_back({join(at, "transfer_id"), "expected a transfer_id unique within the step, got \"" +
-                                                        m.pushes[i].transfer_id + "\" again (first at " + pushes +
-                                                        "/" + std::to_string(it->second) + ")"});
+                                                        m.pushes[i].transfer_id + "\" again (first at " + pushes + "/" +
+                                                        std::to_string(it->second) + ")"});
         }
     }
 }

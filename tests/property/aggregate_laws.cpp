@@ -75,7 +75,8 @@ TEST_CASE("any order and any bracketing of the ranks gives the same result", "[l
     ECMETA_PROP("permuted, tree-reduced == left fold", [] {
         auto ranks = *some_ranks();
         const W left = *ecmeta::aggregate(ranks);
-        const auto order = *rc::gen::unique<std::vector<std::size_t>>(ranks.size(), rc::gen::inRange<std::size_t>(0, ranks.size()));
+        const auto order =
+            *rc::gen::unique<std::vector<std::size_t>>(ranks.size(), rc::gen::inRange<std::size_t>(0, ranks.size()));
         std::vector<W> shuffled;
         for (const auto i : order) {
             shuffled.push_back(ranks[i]);

@@ -29,7 +29,9 @@ namespace ecmeta_test {
 #if ECMETA_CATCH2_MAJOR >= 3
 using Catch::Matchers::ContainsSubstring;
 #else
-inline auto ContainsSubstring(const std::string& s) { return Catch::Matchers::Contains(s); }
+inline auto ContainsSubstring(const std::string& s) {
+    return Catch::Matchers::Contains(s);
+}
 #endif
 
 using ecmeta::ECMooncakeConnectorMetadata;

@@ -43,13 +43,14 @@ inline rc::Gen<std::string> text() {
                            rc::gen::inRange<std::uint32_t>(0xE000, 0x10000))},
         {1, rc::gen::inRange<std::uint32_t>(0x10000, 0x110000)},
     });
-    return rc::gen::map(rc::gen::container<std::vector<std::uint32_t>>(code_point), [](const std::vector<std::uint32_t>& cps) {
-        std::string s;
-        for (const auto cp : cps) {
-            append_utf8(s, cp);
-        }
-        return s;
-    });
+    return rc::gen::map(rc::gen::container<std::vector<std::uint32_t>>(code_point),
+                        [](const std::vector<std::uint32_t>& cps) {
+                            std::string s;
+                            for (const auto cp : cps) {
+                                append_utf8(s, cp);
+                            }
+                            return s;
+                        });
 }
 
 inline rc::Gen<std::uint64_t> u64() {
@@ -65,13 +66,17 @@ inline rc::Gen<std::vector<std::int64_t>> shape() {
         rc::gen::map(u64(), [](std::uint64_t v) { return static_cast<std::int64_t>(v >> 1U); }));
 }
 
-inline rc::Gen<ecmeta::IdSet> ids() { return rc::gen::container<ecmeta::IdSet>(text()); }
+inline rc::Gen<ecmeta::IdSet> ids() {
+    return rc::gen::container<ecmeta::IdSet>(text());
+}
 
 inline rc::Gen<ecmeta::ECMooncakeLoadSpec> load_spec() {
-    return rc::gen::build<ecmeta::ECMooncakeLoadSpec>(
-        rc::gen::set(&ecmeta::ECMooncakeLoadSpec::mm_hash, text()), rc::gen::set(&ecmeta::ECMooncakeLoadSpec::nbytes, u64()),
-        rc::gen::set(&ecmeta::ECMooncakeLoadSpec::shape, shape()), rc::gen::set(&ecmeta::ECMooncakeLoadSpec::dtype, text()),
-        rc::gen::set(&ecmeta::ECMooncakeLoadSpec::transfer_id, text()), rc::gen::set(&ecmeta::ECMooncakeLoadSpec::local));
+    return rc::gen::build<ecmeta::ECMooncakeLoadSpec>(rc::gen::set(&ecmeta::ECMooncakeLoadSpec::mm_hash, text()),
+                                                      rc::gen::set(&ecmeta::ECMooncakeLoadSpec::nbytes, u64()),
+                                                      rc::gen::set(&ecmeta::ECMooncakeLoadSpec::shape, shape()),
+                                                      rc::gen::set(&ecmeta::ECMooncakeLoadSpec::dtype, text()),
+                                                      rc::gen::set(&ecmeta::ECMooncakeLoadSpec::transfer_id, text()),
+                                                      rc::gen::set(&ecmeta::ECMooncakeLoadSpec::local));
 }
 
 inline rc::Gen<ecmeta::ECMooncakePushSpec> push_spec() {
@@ -88,10 +93,10 @@ inline rc::Gen<ecmeta::ECMooncakeConnectorMetadata> connector_metadata() {
         rc::gen::set(&C::loads, rc::gen::container<std::vector<ecmeta::ECMooncakeLoadSpec>>(load_spec())),
         rc::gen::set(&C::pushes, rc::gen::container<std::vector<ecmeta::ECMooncakePushSpec>>(push_spec())),
         rc::gen::set(&C::freed, rc::gen::oneOf(rc::gen::just(std::optional<std::vector<std::string>>{}),
-                                                rc::gen::map(rc::gen::container<std::vector<std::string>>(text()),
-                                                             [](std::vector<std::string> v) {
-                                                                 return std::optional{std::move(v)};
-                                                             }))));
+                                               rc::gen::map(rc::gen::container<std::vector<std::string>>(text()),
+                                                            [](std::vector<std::string> v) {
+                                                                return std::optional{std::move(v)};
+                                                            }))));
 }
 
 inline rc::Gen<ecmeta::ECMooncakeWorkerMetadata> worker_metadata() {

@@ -73,8 +73,8 @@ TEST_CASE("no report at all folds to no report, but one empty report is a report
     CHECK_FALSE(ecmeta::aggregate(std::vector<ECMooncakeWorkerMetadata>{}).has_value());
     CHECK_FALSE(ecmeta::aggregate(std::vector<std::optional<ECMooncakeWorkerMetadata>>{std::nullopt, std::nullopt})
                     .has_value());
-    const auto one_empty = ecmeta::aggregate(std::vector<std::optional<ECMooncakeWorkerMetadata>>{
-        std::nullopt, ECMooncakeWorkerMetadata{}});
+    const auto one_empty = ecmeta::aggregate(
+        std::vector<std::optional<ECMooncakeWorkerMetadata>>{std::nullopt, ECMooncakeWorkerMetadata{}});
     REQUIRE(one_empty.has_value());
     CHECK(*one_empty == ECMooncakeWorkerMetadata{});
     // An empty report empties the intersection: this is why silence must not become {}.

@@ -13,8 +13,9 @@ TEST_CASE("regression: a 4 GiB MessagePack array header followed by nothing fail
     CHECK(e.offset() == std::optional<std::size_t>{7});
     CHECK(std::string{e.what()}.find("4294967295 elements") != std::string::npos);
     // The same lie at the root, and as a map, and as a str32 length.
-    CHECK_THROWS_AS(ecmeta::decode_msgpack<std::vector<ECMooncakeWorkerMetadata>>(bytes({0xDD, 0xFF, 0xFF, 0xFF, 0xFF})),
-                    ecmeta::decode_error);
+    CHECK_THROWS_AS(
+        ecmeta::decode_msgpack<std::vector<ECMooncakeWorkerMetadata>>(bytes({0xDD, 0xFF, 0xFF, 0xFF, 0xFF})),
+        ecmeta::decode_error);
     CHECK_THROWS_AS(ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(bytes({0xDF, 0xFF, 0xFF, 0xFF, 0xFF})),
                     ecmeta::decode_error);
     CHECK_THROWS_AS(ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(
@@ -30,7 +31,8 @@ TEST_CASE("regression: huge lengths inside an ignored value fail without allocat
 
 TEST_CASE("regression: deep nesting under an unknown key is skipped without recursion", "[hostile]") {
     constexpr std::size_t depth = 1'000'000;
-    const std::string json = R"({"x":)" + std::string(depth, '[') + std::string(depth, ']') + R"(,"pending_saves":true})";
+    const std::string json =
+        R"({"x":)" + std::string(depth, '[') + std::string(depth, ']') + R"(,"pending_saves":true})";
     CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(json).pending_saves);
 
     std::vector<std::uint8_t> packed{0x82, 0xA1, 'x'};
@@ -69,6 +71,6 @@ TEST_CASE("strict mode and the size limit apply to MessagePack too", "[hostile]"
     const auto packed = ecmeta::encode_msgpack(ECMooncakeWorkerMetadata{});
     CHECK_THROWS_AS(ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(packed, {.max_input_bytes = packed.size() - 1}),
                     ecmeta::decode_error);
-    CHECK_NOTHROW(ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(packed, {.max_input_bytes = packed.size(),
-                                                                             .reject_unknown_keys = true}));
+    CHECK_NOTHROW(ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(
+        packed, {.max_input_bytes = packed.size(), .reject_unknown_keys = true}));
 }

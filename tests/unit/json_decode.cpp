@@ -35,8 +35,8 @@ TEST_CASE("every required key is required, and the pointer says where it belongs
         CHECK(e.pointer() == "/loads/1/" + std::string{key});
         CHECK_THAT(e.what(), ContainsSubstring("required key missing"));
     }
-    CHECK(pointer_of<ECMooncakePushSpec>(R"({"mm_hash":"h","nbytes":4,"shape":[2],"dtype":"int16","transfer_id":"t"})") ==
-          "/consumer_zmq");
+    CHECK(pointer_of<ECMooncakePushSpec>(
+              R"({"mm_hash":"h","nbytes":4,"shape":[2],"dtype":"int16","transfer_id":"t"})") == "/consumer_zmq");
 }
 
 TEST_CASE("what() reads '<pointer>: expected ..., got ...'", "[decode]") {
@@ -98,9 +98,8 @@ TEST_CASE("unknown keys are ignored, however deep, the strict mode refuses them"
     const auto m = ecmeta::decode<ECMooncakeConnectorMetadata>(text);
     REQUIRE(m.loads.size() == 1);
     CHECK(m.loads[0].mm_hash == "h");
-    const auto e = decode_failure([&] {
-        static_cast<void>(ecmeta::decode<ECMooncakeConnectorMetadata>(text, {.reject_unknown_keys = true}));
-    });
+    const auto e = decode_failure(
+        [&] { static_cast<void>(ecmeta::decode<ECMooncakeConnectorMetadata>(text, {.reject_unknown_keys = true})); });
     CHECK(e.pointer() == "/num_token");
     CHECK_NOTHROW(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":[],"a/b~c":1})"));
     const auto strict_escaped = decode_failure([&] {
@@ -123,7 +122,8 @@ TEST_CASE("a duplicate key: the last one wins, as in Python", "[decode]") {
 }
 
 TEST_CASE("syntax errors name the byte offset, anything after the value is an error", "[decode]") {
-    const auto e = decode_failure([] { static_cast<void>(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":[tru]})")); });
+    const auto e =
+        decode_failure([] { static_cast<void>(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":[tru]})")); });
     REQUIRE(e.offset().has_value());
     CHECK(*e.offset() == 14);
     CHECK_THAT(e.what(), ContainsSubstring("at byte 14"));
@@ -142,13 +142,12 @@ TEST_CASE("strings must be valid UTF-8 without raw control characters", "[decode
     CHECK(pointer_of<ECMooncakeWorkerMetadata>("{\"loaded\":[\"a\xff\"]}") == "/loaded/0");
     CHECK(pointer_of<ECMooncakeWorkerMetadata>("{\"loaded\":[\"a\nb\"]}") == "/loaded/0");
     CHECK(pointer_of<ECMooncakeWorkerMetadata>(R"({"loaded":["\ud800"]})") == "/loaded/0");  // lone surrogate
-    CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["\u00e9\ud83d\ude00"]})").loaded ==
-          IdSet{"é😀"});
+    CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["\u00e9\ud83d\ude00"]})").loaded == IdSet{"é😀"});
 }
 
 TEST_CASE("rank reports decode as a list with null for silent ranks", "[decode]") {
-    const auto ranks = ecmeta::decode<std::vector<std::optional<ECMooncakeWorkerMetadata>>>(
-        R"([null,{"loaded":["a"]},{}])");
+    const auto ranks =
+        ecmeta::decode<std::vector<std::optional<ECMooncakeWorkerMetadata>>>(R"([null,{"loaded":["a"]},{}])");
     REQUIRE(ranks.size() == 3);
     CHECK_FALSE(ranks[0].has_value());
     CHECK(ranks[1]->loaded == IdSet{"a"});

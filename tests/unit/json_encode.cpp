@@ -5,16 +5,17 @@
 using namespace ecmeta_test;
 
 TEST_CASE("a load spec in canonical form", "[encode]") {
-    const ECMooncakeLoadSpec s{.mm_hash = "ab", .nbytes = 8, .shape = {2, 2}, .dtype = "bfloat16", .transfer_id = "t1",
-                               .local = true};
+    const ECMooncakeLoadSpec s{
+        .mm_hash = "ab", .nbytes = 8, .shape = {2, 2}, .dtype = "bfloat16", .transfer_id = "t1", .local = true};
     CHECK(ecmeta::encode(s) ==
           R"({"mm_hash":"ab","nbytes":8,"shape":[2,2],"dtype":"bfloat16","transfer_id":"t1","local":true})");
 }
 
 TEST_CASE("sets are written sorted by byte value, without duplicates", "[encode]") {
     const ECMooncakeWorkerMetadata w{.loaded = {"b", "a", "B", "é", "~"}, .failed_saves = {"r2", "r10"}};
-    CHECK(ecmeta::encode(w) ==
-          R"({"loaded":["B","a","b","~","é"],"failed_loads":[],"reclaimed":[],"pending_saves":false,"failed_saves":["r10","r2"]})");
+    CHECK(
+        ecmeta::encode(w) ==
+        R"({"loaded":["B","a","b","~","é"],"failed_loads":[],"reclaimed":[],"pending_saves":false,"failed_saves":["r10","r2"]})");
 }
 
 TEST_CASE("freed keeps its order and duplicates, and null stays null", "[encode]") {
@@ -28,7 +29,9 @@ TEST_CASE("freed keeps its order and duplicates, and null stays null", "[encode]
 TEST_CASE("only quote, backslash and control characters are escaped", "[encode]") {
     const std::string id = std::string{"q\"b\\s/\b\f\n\r\t"} + '\x01' + '\x1f' + '\x7f' + "é€😀";
     const auto out = ecmeta::encode(ECMooncakeWorkerMetadata{.loaded = {id}});
-    CHECK(out.starts_with(R"({"loaded":["q\"b\\s/\b\f\n\r\t\u0001\u001f)" "\x7f" "é€😀\"]"));
+    CHECK(out.starts_with(R"({"loaded":["q\"b\\s/\b\f\n\r\t\u0001\u001f)"
+                          "\x7f"
+                          "é€😀\"]"));
     const std::string nul(1, '\0');
     CHECK(ecmeta::encode(ECMooncakeWorkerMetadata{.loaded = {nul}}).starts_with(R"({"loaded":["\u0000"])"));
 }

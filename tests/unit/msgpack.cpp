@@ -9,12 +9,20 @@ ecmeta::decode_error msgpack_failure(const std::vector<std::uint8_t>& in) {
     return decode_failure([&] { static_cast<void>(ecmeta::decode_msgpack<T>(in)); });
 }
 
-const ECMooncakeConnectorMetadata sample{
-    .loads = {{.mm_hash = std::string(64, 'a'), .nbytes = 7340032, .shape = {1024, 3584}, .dtype = "bfloat16",
-               .transfer_id = std::string(32, 'f'), .local = true}},
-    .pushes = {{.mm_hash = "h", .nbytes = 70000, .shape = {35000}, .dtype = "int16", .consumer_zmq = "tcp://[::1]:5555",
-                .transfer_id = "req-1:0", .request_id = "req-1"}},
-    .freed = std::vector<std::string>{"x", "x"}};
+const ECMooncakeConnectorMetadata sample{.loads = {{.mm_hash = std::string(64, 'a'),
+                                                    .nbytes = 7340032,
+                                                    .shape = {1024, 3584},
+                                                    .dtype = "bfloat16",
+                                                    .transfer_id = std::string(32, 'f'),
+                                                    .local = true}},
+                                         .pushes = {{.mm_hash = "h",
+                                                     .nbytes = 70000,
+                                                     .shape = {35000},
+                                                     .dtype = "int16",
+                                                     .consumer_zmq = "tcp://[::1]:5555",
+                                                     .transfer_id = "req-1:0",
+                                                     .request_id = "req-1"}},
+                                         .freed = std::vector<std::string>{"x", "x"}};
 }  // namespace
 
 TEST_CASE("encode_msgpack is what nlohmann writes for the canonical JSON, byte for byte", "[msgpack]") {
@@ -28,7 +36,8 @@ TEST_CASE("encode_msgpack is what nlohmann writes for the canonical JSON, byte f
 
 TEST_CASE("decode_msgpack reads back what encode_msgpack wrote", "[msgpack]") {
     CHECK(ecmeta::decode_msgpack<ECMooncakeConnectorMetadata>(ecmeta::encode_msgpack(sample)) == sample);
-    const std::vector<std::optional<ECMooncakeWorkerMetadata>> ranks{std::nullopt, ECMooncakeWorkerMetadata{.loaded = {"a"}}};
+    const std::vector<std::optional<ECMooncakeWorkerMetadata>> ranks{std::nullopt,
+                                                                     ECMooncakeWorkerMetadata{.loaded = {"a"}}};
     CHECK(ecmeta::decode_msgpack<std::vector<std::optional<ECMooncakeWorkerMetadata>>>(ecmeta::encode_msgpack(ranks)) ==
           ranks);
 }
@@ -38,7 +47,7 @@ TEST_CASE("integers in any width are accepted when their value fits", "[msgpack]
     auto j = nlohmann::ordered_json::parse(R"({"mm_hash":"h","dtype":"d","transfer_id":"t"})");
     auto head = nlohmann::ordered_json::to_msgpack(j);
     head[0] = static_cast<std::uint8_t>(0x85);  // fixmap of 5 pairs instead of 3
-    const auto extra = bytes({0xA6, 'n', 'b', 'y', 't', 'e', 's', 0xCF, 0, 0, 0, 0, 0, 0, 0, 5,  //
+    const auto extra = bytes({0xA6, 'n', 'b', 'y', 't', 'e', 's',  0xCF, 0, 0,    0, 0, 0, 0, 0, 5,  //
                               0xA5, 's', 'h', 'a', 'p', 'e', 0x92, 0xD0, 3, 0xCD, 0, 2});
     head.insert(head.end(), extra.begin(), extra.end());
     const auto l = ecmeta::decode_msgpack<ECMooncakeLoadSpec>(head);
@@ -56,7 +65,8 @@ TEST_CASE("MessagePack values with no place in the schema are refused with a poi
     };
     CHECK_THAT(msgpack_failure<ECMooncakeWorkerMetadata>(with({0xC4, 1, 'a'})).what(),
                ContainsSubstring("/loaded/0: expected string, got binary"));
-    CHECK_THAT(msgpack_failure<ECMooncakeWorkerMetadata>(with({0xD4, 1, 0})).what(), ContainsSubstring("got extension"));
+    CHECK_THAT(msgpack_failure<ECMooncakeWorkerMetadata>(with({0xD4, 1, 0})).what(),
+               ContainsSubstring("got extension"));
     CHECK_THAT(msgpack_failure<ECMooncakeWorkerMetadata>(with({0xCB, 0x40, 0x20, 0, 0, 0, 0, 0, 0})).what(),
                ContainsSubstring("got float 8"));
     CHECK_THAT(msgpack_failure<ECMooncakeWorkerMetadata>(with({0xC0})).what(), ContainsSubstring("got null"));
@@ -81,11 +91,12 @@ TEST_CASE("truncated input and trailing bytes are errors with an offset", "[msgp
 
 TEST_CASE("unknown keys are skipped whatever they hold, strict mode refuses them", "[msgpack]") {
     // {"x": {"y": [bin8 "ab", ext, 1.5, nil, {1: 2}]}, "pending_saves": true}
-    const auto in = bytes({0x82, 0xA1, 'x', 0x81, 0xA1, 'y', 0x95, 0xC4, 2, 'a', 'b', 0xD4, 1, 0, 0xCA, 0x3F, 0xC0, 0,
-                           0, 0xC0, 0x81, 0x01, 0x02, 0xAD, 'p', 'e', 'n', 'd', 'i', 'n', 'g', '_', 's', 'a', 'v', 'e',
-                           's', 0xC3});
+    const auto in = bytes({0x82, 0xA1, 'x',  0x81, 0xA1, 'y', 0x95, 0xC4, 2,    'a',  'b',  0xD4, 1,
+                           0,    0xCA, 0x3F, 0xC0, 0,    0,   0xC0, 0x81, 0x01, 0x02, 0xAD, 'p',  'e',
+                           'n',  'd',  'i',  'n',  'g',  '_', 's',  'a',  'v',  'e',  's',  0xC3});
     CHECK(ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(in).pending_saves);
-    const auto e = decode_failure(
-        [&] { static_cast<void>(ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(in, {.reject_unknown_keys = true})); });
+    const auto e = decode_failure([&] {
+        static_cast<void>(ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(in, {.reject_unknown_keys = true}));
+    });
     CHECK(e.pointer() == "/x");
 }

@@ -43,7 +43,8 @@ TEST_CASE("Catch2 prints the types as canonical JSON", "[testing]") {
     const ECMooncakeWorkerMetadata w{.loaded = {"b", "a"}};
     CHECK(Catch::StringMaker<ECMooncakeWorkerMetadata>::convert(w) == ecmeta::encode(w));
     CHECK(Catch::Detail::stringify(ECMooncakeLoadSpec{}) == ecmeta::encode(ECMooncakeLoadSpec{}));
-    CHECK(Catch::StringMaker<ECMooncakeWorkerMetadata>::convert({.loaded = {"\xff"}}).starts_with("<no wire form: /loaded/0"));
+    CHECK(Catch::StringMaker<ECMooncakeWorkerMetadata>::convert({.loaded = {"\xff"}})
+              .starts_with("<no wire form: /loaded/0"));
 }
 
 TEST_CASE("the kit's ids look like the real ones", "[testing]") {

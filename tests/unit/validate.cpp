@@ -6,12 +6,20 @@ using ecmeta::problem;
 
 namespace {
 ECMooncakeLoadSpec good_load() {
-    return {.mm_hash = std::string(64, 'a'), .nbytes = 1024ULL * 3584 * 2, .shape = {1024, 3584}, .dtype = "bfloat16",
+    return {.mm_hash = std::string(64, 'a'),
+            .nbytes = 1024ULL * 3584 * 2,
+            .shape = {1024, 3584},
+            .dtype = "bfloat16",
             .transfer_id = std::string(32, 'b')};
 }
 ECMooncakePushSpec good_push() {
-    return {.mm_hash = std::string(64, 'a'), .nbytes = 8, .shape = {2}, .dtype = "float32",
-            .consumer_zmq = "tcp://10.0.0.7:19019", .transfer_id = "t1", .request_id = "req-1"};
+    return {.mm_hash = std::string(64, 'a'),
+            .nbytes = 8,
+            .shape = {2},
+            .dtype = "float32",
+            .consumer_zmq = "tcp://10.0.0.7:19019",
+            .transfer_id = "t1",
+            .request_id = "req-1"};
 }
 std::vector<std::string> pointers(const std::vector<problem>& ps) {
     std::vector<std::string> out;
@@ -78,16 +86,17 @@ TEST_CASE("mm_hash and transfer_id are not empty", "[validate]") {
 }
 
 TEST_CASE("consumer_zmq is a ZeroMQ endpoint", "[validate]") {
-    for (const char* ok : {"tcp://10.0.0.7:19019", "tcp://[::1]:5555", "tcp://[fe80::1%eth0]:1", "tcp://[::ffff:10.0.0.1]:80",
-                           "tcp://[2001:db8:0:0:0:0:0:1]:65535", "tcp://encoder-3.cluster.local:19019",
-                           "tcp://localhost:1", "ipc:///tmp/ec.sock", "inproc://ec"}) {
+    for (const char* ok :
+         {"tcp://10.0.0.7:19019", "tcp://[::1]:5555", "tcp://[fe80::1%eth0]:1", "tcp://[::ffff:10.0.0.1]:80",
+          "tcp://[2001:db8:0:0:0:0:0:1]:65535", "tcp://encoder-3.cluster.local:19019", "tcp://localhost:1",
+          "ipc:///tmp/ec.sock", "inproc://ec"}) {
         INFO(ok);
         CHECK(ecmeta::detail::zmq_endpoint_problem(ok).empty());
     }
-    for (const char* bad : {"", "10.0.0.7:19019", "tcp://10.0.0.7", "tcp://10.0.0.7:0", "tcp://10.0.0.7:65536",
-                            "tcp://10.0.0.7:08", "tcp://10.0.0.256:1", "tcp://::1:5555", "tcp://[::1:5555",
-                            "tcp://[1:2:3:4:5:6:7:8:9]:1", "tcp://[1::2::3]:1", "tcp://-bad-.host:1", "tcp://:1",
-                            "udp://h:1", "ipc://", "inproc://", "tcp://h:1x"}) {
+    for (const char* bad :
+         {"", "10.0.0.7:19019", "tcp://10.0.0.7", "tcp://10.0.0.7:0", "tcp://10.0.0.7:65536", "tcp://10.0.0.7:08",
+          "tcp://10.0.0.256:1", "tcp://::1:5555", "tcp://[::1:5555", "tcp://[1:2:3:4:5:6:7:8:9]:1", "tcp://[1::2::3]:1",
+          "tcp://-bad-.host:1", "tcp://:1", "udp://h:1", "ipc://", "inproc://", "tcp://h:1x"}) {
         INFO(bad);
         CHECK_FALSE(ecmeta::detail::zmq_endpoint_problem(bad).empty());
     }
@@ -102,8 +111,9 @@ TEST_CASE("within a step no two pushes share a transfer_id: the later one is rep
     b.request_id = "req-2";
     auto c = good_push();
     c.transfer_id = "t2";
-    const auto ps = ecmeta::validate(ECMooncakeConnectorMetadata{.loads = {good_load(), good_load()},  // loads may repeat
-                                                                 .pushes = {a, c, b}});
+    const auto ps =
+        ecmeta::validate(ECMooncakeConnectorMetadata{.loads = {good_load(), good_load()},  // loads may repeat
+                                                     .pushes = {a, c, b}});
     REQUIRE(pointers(ps) == std::vector<std::string>{"/pushes/2/transfer_id"});
     CHECK(ps[0].message.find("first at /pushes/0") != std::string::npos);
 }

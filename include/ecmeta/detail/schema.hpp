@@ -34,9 +34,12 @@ template <>
 struct schema<ECMooncakeLoadSpec> {
     using T = ECMooncakeLoadSpec;
     static constexpr std::tuple fields{
-        field{"mm_hash", &T::mm_hash, true},         field{"nbytes", &T::nbytes, true},
-        field{"shape", &T::shape, true},             field{"dtype", &T::dtype, true},
-        field{"transfer_id", &T::transfer_id, true}, field{"local", &T::local, false},
+        field{"mm_hash", &T::mm_hash, true},
+        field{"nbytes", &T::nbytes, true},
+        field{"shape", &T::shape, true},
+        field{"dtype", &T::dtype, true},
+        field{"transfer_id", &T::transfer_id, true},
+        field{"local", &T::local, false},
     };
 };
 
@@ -44,9 +47,12 @@ template <>
 struct schema<ECMooncakePushSpec> {
     using T = ECMooncakePushSpec;
     static constexpr std::tuple fields{
-        field{"mm_hash", &T::mm_hash, true},           field{"nbytes", &T::nbytes, true},
-        field{"shape", &T::shape, true},               field{"dtype", &T::dtype, true},
-        field{"consumer_zmq", &T::consumer_zmq, true}, field{"transfer_id", &T::transfer_id, true},
+        field{"mm_hash", &T::mm_hash, true},
+        field{"nbytes", &T::nbytes, true},
+        field{"shape", &T::shape, true},
+        field{"dtype", &T::dtype, true},
+        field{"consumer_zmq", &T::consumer_zmq, true},
+        field{"transfer_id", &T::transfer_id, true},
         field{"request_id", &T::request_id, false},
     };
 };
@@ -74,7 +80,9 @@ struct schema<ECMooncakeWorkerMetadata> {
 };
 
 template <class T>
-concept described = requires { schema<T>::fields; };
+concept described = requires {
+    schema<T>::fields;
+};
 
 template <class T>
 struct is_vector : std::false_type {};
@@ -86,10 +94,10 @@ struct is_vector<std::vector<T>> : std::true_type {
 // What decode<T> and encode accept: a message, or a list of messages (or of optional ones:
 // the per-rank reports, where null is a rank that said nothing).
 template <class T>
-concept wire_type =
-    described<T> || (is_vector<T>::value && (described<typename is_vector<T>::element> ||
-                                             (is_optional_v<typename is_vector<T>::element> &&
-                                              described<typename report_type<typename is_vector<T>::element>::type>)));
+concept wire_type = described<T> ||
+    (is_vector<T>::value && (described<typename is_vector<T>::element> ||
+                             (is_optional_v<typename is_vector<T>::element> &&
+                              described<typename report_type<typename is_vector<T>::element>::type>)));
 
 template <class T, class F>
 constexpr void for_each_field(F&& f) {
@@ -131,9 +139,9 @@ struct struct_info {
     std::size_t size;
     std::uint32_t required;  // bit i: fields[i] must be present
     void (*reset)(void* object);
-    void* (*append)(void* vector);           // std::vector<S>: a new default element
-    void* (*append_engaged)(void* vector);   // std::vector<std::optional<S>>: a new engaged element
-    void (*append_null)(void* vector);       // std::vector<std::optional<S>>: a new nullopt
+    void* (*append)(void* vector);          // std::vector<S>: a new default element
+    void* (*append_engaged)(void* vector);  // std::vector<std::optional<S>>: a new engaged element
+    void (*append_null)(void* vector);      // std::vector<std::optional<S>>: a new nullopt
     void (*clear_list)(void* vector);
     void (*clear_nullable_list)(void* vector);
 };
@@ -183,7 +191,8 @@ struct table {
             std::get<I>(schema<T>::fields).name,
             kind_of<std::remove_cvref_t<decltype(static_cast<T*>(nullptr)->*std::get<I>(schema<T>::fields).member)>>(),
             &member_at<T, I>,
-            element_info<std::remove_cvref_t<decltype(static_cast<T*>(nullptr)->*std::get<I>(schema<T>::fields).member)>>(),
+            element_info<
+                std::remove_cvref_t<decltype(static_cast<T*>(nullptr)->*std::get<I>(schema<T>::fields).member)>>(),
         }...};
     }
     template <std::size_t... I>
@@ -253,7 +262,8 @@ bool find_string(const T& value, std::string& pointer, F&& f) {
             }
         }
     } else if constexpr (described<T>) {
-        for_each_field<T>([&](const auto& fd) { in(fd.name, [&] { return find_string(value.*fd.member, pointer, f); }); });
+        for_each_field<T>(
+            [&](const auto& fd) { in(fd.name, [&] { return find_string(value.*fd.member, pointer, f); }); });
     }
     return found;
 }

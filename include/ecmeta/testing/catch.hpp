@@ -28,8 +28,7 @@ struct StringMaker<ecmeta::ECMooncakePushSpec> {
 
 template <>
 struct StringMaker<ecmeta::ECMooncakeConnectorMetadata> {
-    static std::string convert(const ecmeta::ECMooncakeConnectorMetadata& v) {
-return ecmeta::testing::show(v); }
+    static std::string convert(const ecmeta::ECMooncakeConnectorMetadata& v) { return ecmeta::testing::show(v); }
 };
 
 template <>

@@ -3,9 +3,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <optional>
 #include <ostream>
 #include <set>
@@ -25,8 +25,7 @@ namespace gen {
 
 // n lowercase hex digits; shrinks toward "000…".
 inline rc::Gen<std::string> hex(std::size_t n) {
-    return rc::gen::container<std::string>(
-        n, rc::gen::elementOf(std::string_view{"0123456789abcdef"}));
+    return rc::gen::container<std::string>(n, rc::gen::elementOf(std::string_view{"0123456789abcdef"}));
 }
 
 // Usually a 64-hex blake3/sha256 digest, sometimes a 128-hex sha512 or a LoRA-scoped one.
@@ -43,8 +42,9 @@ inline rc::Gen<std::string> mm_hash() {
 inline rc::Gen<std::string> transfer_id() {
     return rc::gen::weightedOneOf<std::string>({
         {4, hex(32)},
-        {1, rc::gen::apply([](int req, int index) { return "req-" + std::to_string(req) + ":" + std::to_string(index); },
-                           rc::gen::inRange(0, 1000), rc::gen::inRange(0, 8))},
+        {1,
+         rc::gen::apply([](int req, int index) { return "req-" + std::to_string(req) + ":" + std::to_string(index); },
+                        rc::gen::inRange(0, 1000), rc::gen::inRange(0, 8))},
     });
 }
 
@@ -61,9 +61,12 @@ inline rc::Gen<std::string> dtype() {
 
 inline rc::Gen<std::vector<std::int64_t>> shape() {
     return rc::gen::weightedOneOf<std::vector<std::int64_t>>({
-        {6, rc::gen::apply([](std::int64_t n, std::int64_t h) { return std::vector<std::int64_t>{n, h}; },
-                           rc::gen::inRange<std::int64_t>(1, 4097), rc::gen::elementOf(std::vector<std::int64_t>{
-                                                                          1024, 2048, 3584, 4096, 5120, 8192}))},
+        {6, rc::gen::apply(
+                [](std::int64_t n, std::int64_t h) {
+                    return std::vector<std::int64_t>{n, h};
+                },
+                rc::gen::inRange<std::int64_t>(1, 4097),
+                rc::gen::elementOf(std::vector<std::int64_t>{1024, 2048, 3584, 4096, 5120, 8192}))},
         // Up to four dimensions of up to 64: numel(shape) * itemsize never overflows.
         {1, rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 5),
                             [](std::size_t dims) {
@@ -99,8 +102,10 @@ Spec with_nbytes(Spec s) {
 inline rc::Gen<ECMooncakeLoadSpec> load_spec() {
     return rc::gen::apply(
         [](std::string h, std::vector<std::int64_t> s, std::string d, std::string t, bool local) {
-            return detail::with_nbytes(ECMooncakeLoadSpec{.mm_hash = std::move(h), .shape = std::move(s),
-                                                          .dtype = std::move(d), .transfer_id = std::move(t),
+            return detail::with_nbytes(ECMooncakeLoadSpec{.mm_hash = std::move(h),
+                                                          .shape = std::move(s),
+                                                          .dtype = std::move(d),
+                                                          .transfer_id = std::move(t),
                                                           .local = local});
         },
         mm_hash(), shape(), dtype(), transfer_id(), rc::gen::arbitrary<bool>());
@@ -109,9 +114,12 @@ inline rc::Gen<ECMooncakeLoadSpec> load_spec() {
 inline rc::Gen<ECMooncakePushSpec> push_spec() {
     return rc::gen::apply(
         [](std::string h, std::vector<std::int64_t> s, std::string d, std::string z, std::string t, std::string r) {
-            return detail::with_nbytes(ECMooncakePushSpec{.mm_hash = std::move(h), .shape = std::move(s),
-                                                          .dtype = std::move(d), .consumer_zmq = std::move(z),
-                                                          .transfer_id = std::move(t), .request_id = std::move(r)});
+            return detail::with_nbytes(ECMooncakePushSpec{.mm_hash = std::move(h),
+                                                          .shape = std::move(s),
+                                                          .dtype = std::move(d),
+                                                          .consumer_zmq = std::move(z),
+                                                          .transfer_id = std::move(t),
+                                                          .request_id = std::move(r)});
         },
         mm_hash(), shape(), dtype(), zmq_endpoint(), transfer_id(), request_id());
 }
@@ -144,7 +152,9 @@ namespace detail {
 
 // A roll in [0, n) whatever the test size (inRange narrows at small sizes); shrinks toward 0,
 // which the kit maps to the ordinary outcome.
-inline rc::Gen<int> roll(int n) { return rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, n)); }
+inline rc::Gen<int> roll(int n) {
+    return rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, n));
+}
 
 // What happens to one item on every rank: most load, some fail (the producer was unreachable,
 // so on many ranks at once), some are evicted from the receive pool.
@@ -170,8 +180,7 @@ inline rc::Gen<pools> shared_pools() {
             }
             return p;
         },
-        rc::gen::container<std::vector<std::string>>(mm_hash()),
-        rc::gen::container<std::vector<int>>(roll(20)),
+        rc::gen::container<std::vector<std::string>>(mm_hash()), rc::gen::container<std::vector<int>>(roll(20)),
         rc::gen::container<std::vector<std::string>>(request_id()));
 }
 
@@ -233,10 +242,18 @@ inline rc::Gen<std::vector<ECMooncakeWorkerMetadata>> rank_reports(std::size_t r
 
 namespace ecmeta {
 // RapidCheck finds these by ADL: counterexamples print as canonical JSON.
-inline void showValue(const ECMooncakeLoadSpec& v, std::ostream& os) { os << testing::show(v); }
-inline void showValue(const ECMooncakePushSpec& v, std::ostream& os) { os << testing::show(v); }
-inline void showValue(const ECMooncakeConnectorMetadata& v, std::ostream& os) { os << testing::show(v); }
-inline void showValue(const ECMooncakeWorkerMetadata& v, std::ostream& os) { os << testing::show(v); }
+inline void showValue(const ECMooncakeLoadSpec& v, std::ostream& os) {
+    os << testing::show(v);
+}
+inline void showValue(const ECMooncakePushSpec& v, std::ostream& os) {
+    os << testing::show(v);
+}
+inline void showValue(const ECMooncakeConnectorMetadata& v, std::ostream& os) {
+    os << testing::show(v);
+}
+inline void showValue(const ECMooncakeWorkerMetadata& v, std::ostream& os) {
+    os << testing::show(v);
+}
 }  // namespace ecmeta
 
 namespace rc {

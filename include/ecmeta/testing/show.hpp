@@ -10,7 +10,7 @@ namespace ecmeta::testing {
 
 // Canonical JSON, or a note saying why there is none (a test may build a string that is not UTF-8).
 template <class T>
-    requires ecmeta::detail::wire_type<T>
+requires ecmeta::detail::wire_type<T>
 [[nodiscard]] std::string show(const T& value) {
     try {
         return ecmeta::encode(value);

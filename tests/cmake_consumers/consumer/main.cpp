@@ -10,5 +10,6 @@ int main() {
     const auto folded = ecmeta::aggregate(ranks);
     const auto text = ecmeta::encode(*folded);
     std::puts(text.c_str());
-    return text == R"({"loaded":["b"],"failed_loads":[],"reclaimed":[],"pending_saves":false,"failed_saves":[]})" ? 0 : 1;
+    return text == R"({"loaded":["b"],"failed_loads":[],"reclaimed":[],"pending_saves":false,"failed_saves":[]})" ? 0
+                                                                                                                  : 1;
 }
