@@ -208,7 +208,7 @@ private:
             if (b <= 0x7F || b >= 0xE0 || (b >= 0xC0 && b <= 0xC3)) {
                 // no payload
             } else if (b <= 0x8F) {
-                children = 2U * (b & 0x0FU);
+                children = std::uint64_t{2} * (b & 0x0FU);
             } else if (b <= 0x9F) {
                 children = b & 0x0FU;
             } else if (b <= 0xBF) {
@@ -266,7 +266,7 @@ private:
 
     std::int64_t sint(std::size_t n) {
         const std::uint64_t v = uint(n);
-        const unsigned shift = static_cast<unsigned>(64 - 8 * n);
+        const auto shift = static_cast<unsigned>(64 - 8 * n);
         return static_cast<std::int64_t>(v << shift) >> shift;  // sign-extend
     }
 

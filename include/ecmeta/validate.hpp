@@ -250,7 +250,7 @@ void check_tensor(const Spec& s, std::string_view base, std::vector<problem>& ou
     }
     const auto item = itemsize(s.dtype);
     if (!item) {
-        std::string message = "expected a torch dtype name such as \"bfloat16\", got \"" + s.dtype + "\"";
+        std::string message = R"(expected a torch dtype name such as "bfloat16", got ")" + s.dtype + "\"";
         if (s.dtype.starts_with("torch.") && itemsize(std::string_view{s.dtype}.substr(6))) {
             message += " (drop the \"torch.\" prefix)";
         }

@@ -185,7 +185,7 @@ inline rc::Gen<pools> shared_pools() {
 }
 
 // One valid report drawn from shared pools: no id both loaded and failed.
-inline rc::Gen<ECMooncakeWorkerMetadata> report_from(pools p) {
+inline rc::Gen<ECMooncakeWorkerMetadata> report_from(const pools& p) {
     const std::size_t n = p.items.size();
     return rc::gen::apply(
         [p](const std::vector<int>& rolls, bool pending, const std::vector<int>& save_rolls) {
@@ -225,7 +225,7 @@ inline rc::Gen<ECMooncakeWorkerMetadata> report_from(pools p) {
 }  // namespace detail
 
 inline rc::Gen<ECMooncakeWorkerMetadata> worker_metadata() {
-    return rc::gen::mapcat(detail::shared_pools(), [](detail::pools p) { return detail::report_from(std::move(p)); });
+    return rc::gen::mapcat(detail::shared_pools(), [](const detail::pools& p) { return detail::report_from(p); });
 }
 
 }  // namespace gen
@@ -233,8 +233,8 @@ inline rc::Gen<ECMooncakeWorkerMetadata> worker_metadata() {
 // `ranks` reports whose ids come from one shared pool, so a fold keeps something loaded in a fair
 // share of cases and failures overlap across ranks; each report is valid on its own.
 inline rc::Gen<std::vector<ECMooncakeWorkerMetadata>> rank_reports(std::size_t ranks) {
-    return rc::gen::mapcat(gen::detail::shared_pools(), [ranks](gen::detail::pools p) {
-        return rc::gen::container<std::vector<ECMooncakeWorkerMetadata>>(ranks, gen::detail::report_from(std::move(p)));
+    return rc::gen::mapcat(gen::detail::shared_pools(), [ranks](const gen::detail::pools& p) {
+        return rc::gen::container<std::vector<ECMooncakeWorkerMetadata>>(ranks, gen::detail::report_from(p));
     });
 }
 
