@@ -8,6 +8,7 @@
 #define ECMETA_VERSION_PATCH 0
 
 #include <algorithm>
+#include <array>
 #include <concepts>
 #include <cstdint>
 #include <functional>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <ranges>
 #include <set>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -148,14 +150,15 @@ inline void intersect_into(IdSet& acc, const IdSet& other) {
     auto i = acc.begin();
     auto j = other.begin();
     while (i != acc.end()) {
-        while (j != other.end() && *j < *i) {
+        int order = -1;
+        while (j != other.end() && (order = j->compare(*i)) < 0) {
             ++j;
         }
         if (j == other.end()) {
             acc.erase(i, acc.end());
             return;
         }
-        if (*j == *i) {
+        if (order == 0) {
             ++i;
             ++j;
         } else {
@@ -168,10 +171,11 @@ inline void intersect_into(IdSet& acc, const IdSet& other) {
 inline void unite_into(IdSet& acc, const IdSet& other) {
     auto hint = acc.begin();
     for (const auto& id : other) {
-        while (hint != acc.end() && *hint < id) {
+        int order = 1;
+        while (hint != acc.end() && (order = hint->compare(id)) < 0) {
             ++hint;
         }
-        if (hint == acc.end() || *hint != id) {
+        if (order != 0) {
             acc.emplace_hint(hint, id);
         } else {
             ++hint;
@@ -188,10 +192,11 @@ inline void unite_into(IdSet& acc, IdSet&& other) {
     auto hint = acc.begin();
     while (!other.empty()) {
         auto node = other.extract(other.begin());
-        while (hint != acc.end() && *hint < node.value()) {
+        int order = 1;
+        while (hint != acc.end() && (order = hint->compare(node.value())) < 0) {
             ++hint;
         }
-        if (hint == acc.end() || *hint != node.value()) {
+        if (order != 0) {
             acc.insert(hint, std::move(node));
         }
     }
@@ -213,33 +218,72 @@ inline void merge_into(ECMooncakeWorkerMetadata& acc, ECMooncakeWorkerMetadata&&
     unite_into(acc.failed_saves, std::move(other.failed_saves));
 }
 
-// k-way intersection of the `loaded` sets: walks all of them once and copies only survivors,
-// where a pairwise fold would first copy a whole rank.
-inline IdSet loaded_of_all(const std::vector<const ECMooncakeWorkerMetadata*>& reports) {
-    const auto smallest =
-        std::ranges::min_element(reports, {}, [](const ECMooncakeWorkerMetadata* r) { return r->loaded.size(); });
-    const IdSet& driver = (*smallest)->loaded;
-    std::vector<IdSet::const_iterator> at;
-    at.reserve(reports.size());
-    for (const auto* r : reports) {
-        at.push_back(r->loaded.begin());
-    }
-    IdSet out;
-    for (const auto& id : driver) {
-        bool everywhere = true;
-        for (std::size_t k = 0; k < reports.size(); ++k) {
-            const IdSet& set = reports[k]->loaded;
-            auto& it = at[k];
-            while (it != set.end() && *it < id) {
-                ++it;
-            }
-            if (it == set.end()) {
-                return out;
-            }
-            everywhere = everywhere && *it == id;
+// A position in one rank's `loaded` set during a k-way walk.
+struct cursor {
+    IdSet::const_iterator at;
+    IdSet::const_iterator end;
+};
+
+// Advances every cursor to the first id not below `id`. Returns whether all of them stand on
+// `id`; sets `exhausted` when one has run out, after which nothing later can be everywhere.
+inline bool advance_all(std::span<cursor> cursors, const std::string& id, bool& exhausted) {
+    bool everywhere = true;
+    for (cursor& c : cursors) {
+        int order = -1;  // one three-way comparison per step: ids are long, comparisons dominate
+        while (c.at != c.end && (order = c.at->compare(id)) < 0) {
+            ++c.at;
         }
-        if (everywhere) {
+        if (c.at == c.end) {
+            exhausted = true;
+            return false;
+        }
+        everywhere = everywhere && order == 0;
+    }
+    return everywhere;
+}
+
+// Up to 16 ranks keep their cursors on the stack: folds of a tensor-parallel group allocate
+// nothing but the result.
+class cursor_buffer {
+public:
+    explicit cursor_buffer(std::size_t n) {
+        if (n > local_.size()) {
+            heap_.resize(n);
+        }
+        cursors_ = n > local_.size() ? std::span<cursor>{heap_} : std::span<cursor>{local_.data(), n};
+    }
+    [[nodiscard]] std::span<cursor> get() const noexcept { return cursors_; }
+
+private:
+    std::array<cursor, 16> local_{};
+    std::vector<cursor> heap_;
+    std::span<cursor> cursors_;
+};
+
+// acc := acc ∩ every set behind `cursors`, erasing in place: one walk of all sets together.
+inline void intersect_all(IdSet& acc, std::span<cursor> cursors) {
+    bool exhausted = false;
+    for (auto it = acc.begin(); it != acc.end();) {
+        if (advance_all(cursors, *it, exhausted)) {
+            ++it;
+        } else if (exhausted) {
+            acc.erase(it, acc.end());
+            return;
+        } else {
+            it = acc.erase(it);
+        }
+    }
+}
+
+// The ids of `driver` found behind every cursor, copied: only survivors are ever copied.
+inline IdSet common_ids(const IdSet& driver, std::span<cursor> cursors) {
+    IdSet out;
+    bool exhausted = false;
+    for (const auto& id : driver) {
+        if (advance_all(cursors, id, exhausted)) {
             out.emplace_hint(out.end(), id);
+        } else if (exhausted) {
+            break;
         }
     }
     return out;
@@ -298,27 +342,59 @@ template <report_range R>
         }
     };
 
-    if constexpr (std::same_as<W, ECMooncakeWorkerMetadata> && !owned) {
-        // Read-only reports: one k-way walk over all `loaded` sets copies only the survivors.
-        std::vector<const W*> ranks;
-        if constexpr (std::ranges::sized_range<R>) {
-            ranks.reserve(std::ranges::size(reports));
-        }
+    using reference = std::ranges::range_reference_t<R>;
+    // The two-pass walk keeps pointers to elements, so they must not be temporaries; it steals
+    // from them only when they are owned and not const.
+    constexpr bool steal = owned && !std::is_const_v<std::remove_reference_t<reference>>;
+    if constexpr (std::same_as<W, ECMooncakeWorkerMetadata> && std::ranges::forward_range<R> &&
+                  std::is_reference_v<reference>) {
+        // Two passes over the ranks: count them, then one k-way walk of every `loaded` set.
+        std::size_t count = 0;
+        const W* first = nullptr;
+        const W* smallest = nullptr;
         for (auto&& r : reports) {
             if (const W* p = report_of(r)) {
-                ranks.push_back(p);
+                first = first != nullptr ? first : p;
+                smallest = smallest == nullptr || p->loaded.size() < smallest->loaded.size() ? p : smallest;
+                ++count;
             }
         }
-        if (ranks.empty()) {
+        if (count == 0) {
             return std::nullopt;
         }
-        W out;
-        out.loaded = detail::loaded_of_all(ranks);
-        for (const W* r : ranks) {
-            detail::unite_into(out.failed_loads, r->failed_loads);
-            detail::unite_into(out.reclaimed, r->reclaimed);
-            out.pending_saves = out.pending_saves || r->pending_saves;
-            detail::unite_into(out.failed_saves, r->failed_saves);
+        // Owned reports: the first becomes the result (nothing surviving is copied) and the others
+        // hand over their failure nodes. Borrowed ones: the smallest `loaded` drives, survivors are copied.
+        W out{};
+        const W* driver = steal ? first : smallest;
+        detail::cursor_buffer buffer(count - 1);
+        std::size_t k = 0;
+        for (auto&& r : reports) {
+            const W* p = report_of(r);
+            if (p != nullptr && p != driver) {
+                buffer.get()[k++] = {p->loaded.begin(), p->loaded.end()};
+            }
+        }
+        if constexpr (steal) {
+            out = std::move(*const_cast<W*>(first));  // a non-const element the fold owns
+            detail::intersect_all(out.loaded, buffer.get());
+        } else {
+            out.loaded = detail::common_ids(driver->loaded, buffer.get());
+        }
+        for (auto&& r : reports) {
+            auto* p = report_of(r);
+            if (p == nullptr || (steal && p == first)) {
+                continue;
+            }
+            if constexpr (steal) {
+                detail::unite_into(out.failed_loads, std::move(p->failed_loads));
+                detail::unite_into(out.reclaimed, std::move(p->reclaimed));
+                detail::unite_into(out.failed_saves, std::move(p->failed_saves));
+            } else {
+                detail::unite_into(out.failed_loads, p->failed_loads);
+                detail::unite_into(out.reclaimed, p->reclaimed);
+                detail::unite_into(out.failed_saves, p->failed_saves);
+            }
+            out.pending_saves = out.pending_saves || p->pending_saves;
         }
         return out;
     } else {

@@ -231,14 +231,18 @@ public:
             return;
         }
         frame& f = stack_.back();
-        f.pending = nullptr;
-        for (std::size_t i = 0; i < f.info->size; ++i) {
+        // Canonical input lists fields in declared order: try the one after the last first.
+        const std::size_t first = f.pending_index + 1 < f.info->size ? f.pending_index + 1 : 0;
+        for (std::size_t n = 0; n < f.info->size; ++n) {
+            const std::size_t i = (first + n) % f.info->size;
             if (f.info->fields[i].name == name) {
                 f.pending = &f.info->fields[i];
+                f.pending_index = i;
                 f.seen |= std::uint32_t{1} << i;
                 return;
             }
         }
+        f.pending = nullptr;
         if (strict_) {
             std::string where = pointer();
             append_pointer_token(where, name);
@@ -348,9 +352,10 @@ private:
         kind what;  // kind::object, or the kind of list
         void* target;
         const struct_info* info;
-        const field_info* pending = nullptr;  // object: the field whose value comes next
-        std::uint32_t seen = 0;               // object: fields present so far
-        std::size_t count = 0;                // list: elements so far
+        const field_info* pending = nullptr;                       // object: the field whose value comes next
+        std::uint32_t seen = 0;                                    // object: fields present so far
+        std::size_t pending_index = static_cast<std::size_t>(-1);  // object: index of the last known key
+        std::size_t count = 0;                                     // list: elements so far
     };
 
     [[nodiscard]] slot next() const noexcept {

@@ -1,0 +1,177 @@
+// C++ side of the benchmark: every comparator of every scenario, on the same input bytes the
+// CPython side reads (`ecmeta_bench --dump-inputs DIR` writes them).
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <ecmeta/ecmeta.hpp>
+
+#include "naive.hpp"
+#include "scenarios.hpp"
+
+namespace {
+
+using ecmeta::ECMooncakeConnectorMetadata;
+using ecmeta::ECMooncakeWorkerMetadata;
+
+// nlohmann's SAX parser with a handler that does nothing: the ceiling of any nlohmann decoder.
+struct null_sax {
+    bool null() { return true; }
+    bool boolean(bool) { return true; }
+    bool number_integer(std::int64_t) { return true; }
+    bool number_unsigned(std::uint64_t) { return true; }
+    bool number_float(double, const std::string&) { return true; }
+    bool string(std::string&) { return true; }
+    bool binary(std::vector<std::uint8_t>&) { return true; }
+    bool start_object(std::size_t) { return true; }
+    bool key(std::string&) { return true; }
+    bool end_object() { return true; }
+    bool start_array(std::size_t) { return true; }
+    bool end_array() { return true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+};
+
+naive::WorkerMetadata to_naive(const ECMooncakeWorkerMetadata& w) {
+    return {{w.loaded.begin(), w.loaded.end()},
+            {w.failed_loads.begin(), w.failed_loads.end()},
+            {w.reclaimed.begin(), w.reclaimed.end()},
+            w.pending_saves,
+            {w.failed_saves.begin(), w.failed_saves.end()}};
+}
+
+void add(const std::string& name, const std::function<void(benchmark::State&)>& f, bool manual_time = false) {
+    auto* b = benchmark::RegisterBenchmark(name.c_str(), f);
+    b->Unit(benchmark::kNanosecond)->Repetitions(7)->ReportAggregatesOnly(true)->MinTime(0.05);
+    if (manual_time) {
+        b->UseManualTime();
+    }
+}
+
+void aggregate_scenario(std::size_t m) {
+    const std::string name = "aggregate_8x" + std::to_string(m);
+    // As a scheduler holds them: decoded from the wire, each set built in sorted order. Shared, not
+    // copied: a copied std::set allocates its nodes in another order.
+    const std::string wire = ecmeta::encode(ecmeta_bench::ranks(8, m));
+    const auto ranks = std::make_shared<const std::vector<ECMooncakeWorkerMetadata>>(
+        ecmeta::decode<std::vector<ECMooncakeWorkerMetadata>>(wire));
+    add(name + "/ecmeta", [ranks](benchmark::State& state) {
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(ecmeta::aggregate(*ranks));
+        }
+    });
+    // The scheduler's case: freshly decoded reports it no longer needs, moved in. Decoding them
+    // and destroying what the fold leaves behind are outside the timed region.
+    add(
+        name + "/ecmeta_move",
+        [wire](benchmark::State& state) {
+            for (auto _ : state) {
+                auto mine = ecmeta::decode<std::vector<ECMooncakeWorkerMetadata>>(wire);
+                const auto start = std::chrono::steady_clock::now();
+                auto folded = ecmeta::aggregate(std::move(mine));
+                benchmark::DoNotOptimize(folded);
+                const auto stop = std::chrono::steady_clock::now();
+                state.SetIterationTime(std::chrono::duration<double>(stop - start).count());
+            }
+        },
+        true);
+    auto plain = std::make_shared<std::vector<naive::WorkerMetadata>>();
+    for (const auto& r : *ranks) {
+        plain->push_back(to_naive(r));
+    }
+    add(name + "/naive",
+        [plain = std::shared_ptr<const std::vector<naive::WorkerMetadata>>(plain)](benchmark::State& state) {
+            for (auto _ : state) {
+                benchmark::DoNotOptimize(naive::aggregate(*plain));
+            }
+        });
+}
+
+template <class T, class Naive>
+void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
+    const std::string json = ecmeta::encode(value);
+    const auto packed = ecmeta::encode_msgpack(value);
+    const std::string decode = "decode_" + kind + "_" + std::to_string(n);
+    const std::string encode = "encode_" + kind + "_" + std::to_string(n);
+    add(decode + "/ecmeta", [json](benchmark::State& state) {
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(ecmeta::decode<T>(json));
+        }
+        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * json.size()));
+    });
+    add(decode + "/msgpack", [packed](benchmark::State& state) {
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(ecmeta::decode_msgpack<T>(packed));
+        }
+    });
+    add(decode + "/naive", [json](benchmark::State& state) {
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(naive::decode<Naive>(json));
+        }
+    });
+    add(decode + "/tokenizer", [json](benchmark::State& state) {
+        for (auto _ : state) {
+            null_sax sax;
+            benchmark::DoNotOptimize(nlohmann::json::sax_parse(json.data(), json.data() + json.size(), &sax));
+        }
+        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * json.size()));
+    });
+    add(encode + "/ecmeta", [value](benchmark::State& state) {
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(ecmeta::encode(value));
+        }
+    });
+    const Naive plain = naive::decode<Naive>(json);
+    add(encode + "/naive", [plain](benchmark::State& state) {
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(naive::encode(plain));
+        }
+    });
+}
+
+void write(const std::filesystem::path& file, const std::string& text) {
+    std::ofstream(file, std::ios::binary) << text;
+}
+
+// The inputs for the CPython side, as canonical JSON.
+void dump_inputs(const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    for (const std::size_t m : {16, 10000}) {
+        write(dir / ("aggregate_8x" + std::to_string(m) + ".json"), ecmeta::encode(ecmeta_bench::ranks(8, m)));
+    }
+    for (const std::size_t n : {8, 1000}) {
+        write(dir / ("connector_" + std::to_string(n) + ".json"), ecmeta::encode(ecmeta_bench::connector(n)));
+    }
+    for (const std::size_t m : {16, 10000}) {
+        write(dir / ("worker_" + std::to_string(m) + ".json"), ecmeta::encode(ecmeta_bench::worker(m)));
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc == 3 && std::strcmp(argv[1], "--dump-inputs") == 0) {
+        dump_inputs(argv[2]);
+        return 0;
+    }
+    for (const std::size_t m : {16, 10000}) {
+        aggregate_scenario(m);
+    }
+    for (const std::size_t n : {8, 1000}) {
+        codec_scenarios<ECMooncakeConnectorMetadata, naive::ConnectorMetadata>("connector", n,
+                                                                               ecmeta_bench::connector(n));
+    }
+    for (const std::size_t m : {16, 10000}) {
+        codec_scenarios<ECMooncakeWorkerMetadata, naive::WorkerMetadata>("worker", m, ecmeta_bench::worker(m));
+    }
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

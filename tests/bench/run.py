@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Runs the C++ and CPython benchmarks in one go, writes results.json and prints the table.
+
+usage: run.py --bench PATH/TO/ecmeta_bench --out DIR [--strict] [--filter REGEX]
+results.json: {"scenarios": [{"name": ..., "<comparator>_ns": median ns per operation, ...}, ...]}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_cpython  # noqa: E402
+
+# (scenario prefix, numerator, denominator, at least): the targets of the performance issue.
+TARGETS = [
+    ("aggregate", "cpython", "ecmeta_move", 10), ("aggregate", "cpython", "ecmeta", 5),
+    ("aggregate", "naive", "ecmeta", 4),
+    ("decode", "tokenizer", "ecmeta", 0.85),
+    ("encode", "cpython", "ecmeta", 5), ("encode", "naive", "ecmeta", 2),
+]
+REPORTED = [("decode", "naive", "ecmeta"), ("decode", "cpython", "ecmeta"), ("decode", "tokenizer", "msgpack")]
+COLUMNS = ["ecmeta", "ecmeta_move", "msgpack", "naive", "cpython", "tokenizer"]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bench", required=True)
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument("--filter", default=".", help="only scenarios matching this regex")
+    a = ap.parse_args()
+    inputs = a.out / "bench-inputs"
+    subprocess.run([a.bench, "--dump-inputs", str(inputs)], check=True)
+    cpp = json.loads(subprocess.run([a.bench, "--benchmark_format=json", f"--benchmark_filter={a.filter}"],
+                                    check=True, capture_output=True, text=True).stdout)
+    scenarios: dict[str, dict[str, float]] = {}
+    for b in cpp["benchmarks"]:
+        if b.get("aggregate_name") != "median":
+            continue
+        scenario, comparator = b["run_name"].split("/")[:2]  # then /min_time:…/repeats:…
+        scenarios.setdefault(scenario, {})[f"{comparator}_ns"] = b["real_time"]
+    for scenario, ns in bench_cpython.measure(inputs).items():
+        if re.search(a.filter, scenario):
+            scenarios.setdefault(scenario, {})["cpython_ns"] = ns
+
+    rows = [{"name": name, **values} for name, values in scenarios.items()]
+    a.out.mkdir(parents=True, exist_ok=True)
+    (a.out / "results.json").write_text(json.dumps({"scenarios": rows}, indent=2) + "\n")
+
+    print(f"median ns per operation (one run; {a.out / 'results.json'})")
+    print(f"{'scenario':<24}" + "".join(f"{c:>14}" for c in COLUMNS))
+    for r in rows:
+        print(f"{r['name']:<24}" + "".join(f"{r.get(c + '_ns', float('nan')):>14.0f}" if c + "_ns" in r else f"{'-':>14}"
+                                           for c in COLUMNS))
+    print("\nratios (higher is better for ecmeta)")
+    missed = 0
+    for r in rows:
+        for prefix, num, den, *target in TARGETS + [(*x, None) for x in REPORTED]:
+            at_least = target[0] if target else None
+            if not r["name"].startswith(prefix) or f"{num}_ns" not in r or f"{den}_ns" not in r:
+                continue
+            ratio = r[f"{num}_ns"] / r[f"{den}_ns"]
+            verdict = "" if at_least is None else ("ok" if ratio >= at_least else "MISSED")
+            missed += verdict == "MISSED"
+            goal = f">= {at_least}" if at_least is not None else "reported"
+            print(f"  {r['name']:<24} {num:>9} / {den:<11} = {ratio:7.2f}   target {goal:<9} {verdict}")
+    print(f"\n{missed} target(s) missed")
+    return 1 if a.strict and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
