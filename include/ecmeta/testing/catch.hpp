@@ -16,24 +16,12 @@
 
 namespace Catch {
 
-template <>
-struct StringMaker<ecmeta::ECMooncakeLoadSpec> {
-    static std::string convert(const ecmeta::ECMooncakeLoadSpec& v) { return ecmeta::testing::show(v); }
-};
-
-template <>
-struct StringMaker<ecmeta::ECMooncakePushSpec> {
-    static std::string convert(const ecmeta::ECMooncakePushSpec& v) { return ecmeta::testing::show(v); }
-};
-
-template <>
-struct StringMaker<ecmeta::ECMooncakeConnectorMetadata> {
-    static std::string convert(const ecmeta::ECMooncakeConnectorMetadata& v) { return ecmeta::testing::show(v); }
-};
-
-template <>
-struct StringMaker<ecmeta::ECMooncakeWorkerMetadata> {
-    static std::string convert(const ecmeta::ECMooncakeWorkerMetadata& v) { return ecmeta::testing::show(v); }
+// One constrained partial specialization for every message type (Catch2 2 and 3 declare the
+// primary template as StringMaker<T, typename = void>).
+template <class T>
+requires ecmeta::detail::described<T>
+struct StringMaker<T, void> {
+    static std::string convert(const T& value) { return ecmeta::testing::show(value); }
 };
 
 }  // namespace Catch
