@@ -66,63 +66,6 @@ struct ECMooncakeConnectorMetadata {
 struct ECMooncakeWorkerMetadata;
 
 namespace detail {
-void merge_into(ECMooncakeWorkerMetadata& acc, const ECMooncakeWorkerMetadata& other);
-void merge_into(ECMooncakeWorkerMetadata& acc, ECMooncakeWorkerMetadata&& other);
-}  // namespace detail
-
-// Worker -> scheduler, once per rank per step; ranks are folded with aggregate().
-struct ECMooncakeWorkerMetadata {
-    IdSet loaded{};
-    IdSet failed_loads{};
-    IdSet reclaimed{};
-    bool pending_saves = false;
-    IdSet failed_saves{};  // request ids, not item ids
-
-    // loaded intersected, failure sets united, pending_saves or-ed; both operands untouched.
-    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(const ECMooncakeWorkerMetadata& other) const& {
-        ECMooncakeWorkerMetadata result;
-        result.loaded = detail_intersection(loaded, other.loaded);
-        result.failed_loads = detail_union(failed_loads, other.failed_loads);
-        result.reclaimed = detail_union(reclaimed, other.reclaimed);
-        result.pending_saves = pending_saves || other.pending_saves;
-        result.failed_saves = detail_union(failed_saves, other.failed_saves);
-        return result;
-    }
-    // The same result, built in this operand's storage.
-    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(const ECMooncakeWorkerMetadata& other) && {
-        detail::merge_into(*this, other);
-        return std::move(*this);
-    }
-    // The same result; ids only in `other` change owner instead of being copied.
-    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(ECMooncakeWorkerMetadata&& other) && {
-        detail::merge_into(*this, std::move(other));
-        return std::move(*this);
-    }
-
-    friend bool operator==(const ECMooncakeWorkerMetadata&, const ECMooncakeWorkerMetadata&) = default;
-
-private:
-    // Static members keep the type an aggregate (no private data) and keep the merges next to their use.
-    static IdSet detail_intersection(const IdSet& a, const IdSet& b);
-    static IdSet detail_union(const IdSet& a, const IdSet& b);
-};
-
-// The Python abstract bases become concepts, so the structs stay plain aggregates.
-// Opt-in, like std::ranges::enable_borrowed_range: the scheduler-side base has no methods to check.
-template <class T>
-inline constexpr bool enable_connector_metadata = false;
-template <>
-inline constexpr bool enable_connector_metadata<ECMooncakeConnectorMetadata> = true;
-
-template <class T>
-concept connector_metadata = std::regular<T> && enable_connector_metadata<T>;
-
-template <class T>
-concept connector_worker_metadata = std::regular<T> && requires(const T& a, const T& b) {
-    { a.aggregate(b) } -> std::same_as<T>;
-};
-
-namespace detail {
 
 // Linear merges over sorted sets: every insertion is hinted at its final place, so a merge
 // costs one walk of both sets, not one tree descent per id.
@@ -183,6 +126,13 @@ inline void unite_into(IdSet& acc, const IdSet& other) {
     }
 }
 
+inline IdSet set_union(const IdSet& a, const IdSet& b) {
+    const bool a_larger = a.size() >= b.size();
+    IdSet out = a_larger ? a : b;  // copy the larger tree whole, insert the other's ids by hint
+    unite_into(out, a_larger ? b : a);
+    return out;
+}
+
 // acc := acc ∪ other, moving other's nodes instead of copying ids; other ends empty.
 inline void unite_into(IdSet& acc, IdSet&& other) {
     if (acc.empty()) {
@@ -201,6 +151,60 @@ inline void unite_into(IdSet& acc, IdSet&& other) {
         }
     }
 }
+
+inline void merge_into(ECMooncakeWorkerMetadata& acc, const ECMooncakeWorkerMetadata& other);
+inline void merge_into(ECMooncakeWorkerMetadata& acc, ECMooncakeWorkerMetadata&& other);
+
+}  // namespace detail
+
+// Worker -> scheduler, once per rank per step; ranks are folded with aggregate().
+struct ECMooncakeWorkerMetadata {
+    IdSet loaded{};
+    IdSet failed_loads{};
+    IdSet reclaimed{};
+    bool pending_saves = false;
+    IdSet failed_saves{};  // request ids, not item ids
+
+    // loaded intersected, failure sets united, pending_saves or-ed; both operands untouched.
+    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(const ECMooncakeWorkerMetadata& other) const& {
+        ECMooncakeWorkerMetadata result;
+        result.loaded = detail::set_intersection(loaded, other.loaded);
+        result.failed_loads = detail::set_union(failed_loads, other.failed_loads);
+        result.reclaimed = detail::set_union(reclaimed, other.reclaimed);
+        result.pending_saves = pending_saves || other.pending_saves;
+        result.failed_saves = detail::set_union(failed_saves, other.failed_saves);
+        return result;
+    }
+    // The same result, built in this operand's storage.
+    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(const ECMooncakeWorkerMetadata& other) && {
+        detail::merge_into(*this, other);
+        return std::move(*this);
+    }
+    // The same result; ids only in `other` change owner instead of being copied.
+    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(ECMooncakeWorkerMetadata&& other) && {
+        detail::merge_into(*this, std::move(other));
+        return std::move(*this);
+    }
+
+    friend bool operator==(const ECMooncakeWorkerMetadata&, const ECMooncakeWorkerMetadata&) = default;
+};
+
+// The Python abstract bases become concepts, so the structs stay plain aggregates.
+// Opt-in, like std::ranges::enable_borrowed_range: the scheduler-side base has no methods to check.
+template <class T>
+inline constexpr bool enable_connector_metadata = false;
+template <>
+inline constexpr bool enable_connector_metadata<ECMooncakeConnectorMetadata> = true;
+
+template <class T>
+concept connector_metadata = std::regular<T> && enable_connector_metadata<T>;
+
+template <class T>
+concept connector_worker_metadata = std::regular<T> && requires(const T& a, const T& b) {
+    { a.aggregate(b) } -> std::same_as<T>;
+};
+
+namespace detail {
 
 inline void merge_into(ECMooncakeWorkerMetadata& acc, const ECMooncakeWorkerMetadata& other) {
     intersect_into(acc.loaded, other.loaded);
@@ -307,16 +311,6 @@ template <class T>
 inline constexpr bool is_optional_v<std::optional<T>> = true;
 
 }  // namespace detail
-
-inline IdSet ECMooncakeWorkerMetadata::detail_intersection(const IdSet& a, const IdSet& b) {
-    return detail::set_intersection(a, b);
-}
-
-inline IdSet ECMooncakeWorkerMetadata::detail_union(const IdSet& a, const IdSet& b) {
-    IdSet out = a.size() >= b.size() ? a : b;
-    detail::unite_into(out, a.size() >= b.size() ? b : a);
-    return out;
-}
 
 // A range of reports (or of std::optional reports) whose element type can be folded.
 template <class R>
