@@ -1,6 +1,7 @@
 // The ecmeta command: a demo of one scheduler step, and canonicalisation, folding and validation
 // of metadata read from a file or stdin.
 // SPDX-License-Identifier: Apache-2.0
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -18,7 +19,9 @@
 
 namespace {
 
-constexpr std::string_view usage = R"(usage: ecmeta [--from json|msgpack] [--to json|msgpack] COMMAND [ARGS]
+constexpr std::string_view usage =
+    R"(usage: ecmeta [--from json|msgpack] [--to json|msgpack] [--strict] [--max-input-bytes N]
+              COMMAND [ARGS]
 
   ecmeta                          demo: one scheduler step, four ranks, the aggregate
   ecmeta canon TYPE [FILE]        decode strictly, print the canonical form
@@ -29,6 +32,7 @@ constexpr std::string_view usage = R"(usage: ecmeta [--from json|msgpack] [--to 
   ecmeta --help                   this text
 
 TYPE is load, push, connector or worker. No FILE, or "-", reads stdin.
+--strict refuses unknown keys; --max-input-bytes refuses longer input before parsing.
 Exit status: 0 success, 1 validation findings, 2 bad input or usage (one line on stderr).
 )";
 
@@ -41,8 +45,35 @@ enum class format { json, msgpack };
 struct options {
     format from = format::json;
     format to = format::json;
+    ecmeta::decode_options decoding{};
     std::vector<std::string> words;
 };
+
+std::size_t parse_size(std::string_view value) {
+    std::size_t n = 0;
+    const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (value.empty() || r.ec != std::errc{} || r.ptr != value.data() + value.size()) {
+        throw usage_error("--max-input-bytes takes a number of bytes, got \"" + std::string{value} + "\"");
+    }
+    return n;
+}
+
+// Lines on stdout and stderr stay lines: control characters from the input are escaped.
+std::string one_line(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7F) {
+            constexpr std::string_view hex = "0123456789abcdef";
+            out += "\\u00";
+            out += hex[u >> 4U];
+            out += hex[u & 0xFU];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
 
 format parse_format(std::string_view flag, std::string_view value) {
     if (value == "json") {
@@ -58,7 +89,16 @@ options parse_arguments(std::span<char* const> args) {
     options o;
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string_view a = args[i];
-        if (a == "--from" || a == "--to") {
+        if (a == "--strict") {
+            o.decoding.reject_unknown_keys = true;
+        } else if (a == "--max-input-bytes") {
+            if (i + 1 == args.size()) {
+                throw usage_error("--max-input-bytes needs a number of bytes");
+            }
+            o.decoding.max_input_bytes = parse_size(args[++i]);
+        } else if (a.starts_with("--max-input-bytes=")) {
+            o.decoding.max_input_bytes = parse_size(a.substr(a.find('=') + 1));
+        } else if (a == "--from" || a == "--to") {
             if (i + 1 == args.size()) {
                 throw usage_error(std::string{a} + " needs a value: json or msgpack");
             }
@@ -87,11 +127,12 @@ std::string read_input(const std::optional<std::string>& file) {
 }
 
 template <class T>
-T decode_as(const std::string& bytes, format from) {
-    if (from == format::msgpack) {
-        return ecmeta::decode_msgpack<T>(std::span{reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()});
+T decode_as(const std::string& bytes, const options& o) {
+    if (o.from == format::msgpack) {
+        return ecmeta::decode_msgpack<T>(std::span{reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()},
+                                         o.decoding);
     }
-    return ecmeta::decode<T>(bytes);
+    return ecmeta::decode<T>(bytes, o.decoding);
 }
 
 template <class T>
@@ -105,10 +146,10 @@ void print(const T& value, format to) {
 }
 
 template <class T>
-int validate(const std::string& bytes, format from) {
-    const auto problems = ecmeta::validate(decode_as<T>(bytes, from));
+int validate(const std::string& bytes, const options& o) {
+    const auto problems = ecmeta::validate(decode_as<T>(bytes, o));
     for (const auto& p : problems) {
-        std::cout << p.pointer << ": " << p.message << '\n';
+        std::cout << one_line(p.pointer) << ": " << one_line(p.message) << '\n';
     }
     return problems.empty() ? 0 : 1;
 }
@@ -244,15 +285,15 @@ int run(const options& o) {
         return with_type(o.words[1], [&]<class T>() {
             const std::string bytes = read_input(file);
             if (command == "validate") {
-                return validate<T>(bytes, o.from);
+                return validate<T>(bytes, o);
             }
-            print(decode_as<T>(bytes, o.from), o.to);
+            print(decode_as<T>(bytes, o), o.to);
             return 0;
         });
     }
     if (command == "aggregate") {
         const std::string bytes = read_input(file_argument(o, 1));
-        const auto ranks = decode_as<std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>>(bytes, o.from);
+        const auto ranks = decode_as<std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>>(bytes, o);
         if (const auto folded = ecmeta::aggregate(ranks)) {
             print(*folded, o.to);
         } else if (o.to == format::msgpack) {
@@ -281,10 +322,8 @@ int main(int argc, char** argv) {
     int status = 2;
     try {
         status = run(parse_arguments(args));
-    } catch (const ecmeta::decode_error& e) {
-        std::cerr << "ecmeta: " << e.what() << '\n';
     } catch (const std::exception& e) {
-        std::cerr << "ecmeta: " << e.what() << '\n';
+        std::cerr << "ecmeta: " << one_line(e.what()) << '\n';
     }
     std::cout.rdbuf(original);
     if (status != 2) {

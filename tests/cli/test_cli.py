@@ -109,5 +109,20 @@ bad("flag without value", ["canon", "load", "--from"], b"")
 bad("too many arguments", ["canon", "load", "a", "b"], b"")
 bad("no type", ["canon"], b"")
 
+# decode options
+bad("strict refuses unknown keys", ["canon", "worker", "--strict"], b'{"loaded":[],"extra":1}', pointer="/extra")
+rc, out, _ = run("canon", "worker", stdin=b'{"loaded":[],"extra":1}')
+check("unknown keys ignored by default", rc == 0, (rc, out))
+bad("size limit", ["--max-input-bytes", "3", "canon", "worker"], b"{  }")
+rc, out, _ = run("--max-input-bytes=2", "canon", "worker", stdin=b"{}")
+check("size limit met", rc == 0, (rc, out))
+bad("bad size", ["--max-input-bytes", "lots", "canon", "worker"], b"{}")
+
+# control characters from the input never break the one-line contract
+bad("newline in a strict key", ["canon", "worker", "--strict"], rb'{"a\nb":1}', pointer=r"/a\u000ab")
+rc, out, _ = run("validate", "worker", stdin=rb'{"loaded":["x\ny"],"failed_loads":["x\ny"]}')
+lines = out.decode().splitlines()
+check("newline in a finding", rc == 1 and len(lines) == 1 and r"\u000a" in lines[0], (rc, out))
+
 print(f"cli: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
