@@ -207,6 +207,9 @@ concept connector_worker_metadata = std::regular<T> && requires(const T& a, cons
 namespace detail {
 
 inline void merge_into(ECMooncakeWorkerMetadata& acc, const ECMooncakeWorkerMetadata& other) {
+    if (&acc == &other) {
+        return;  // idempotent: a.aggregate(a) == a
+    }
     intersect_into(acc.loaded, other.loaded);
     unite_into(acc.failed_loads, other.failed_loads);
     unite_into(acc.reclaimed, other.reclaimed);
@@ -215,6 +218,9 @@ inline void merge_into(ECMooncakeWorkerMetadata& acc, const ECMooncakeWorkerMeta
 }
 
 inline void merge_into(ECMooncakeWorkerMetadata& acc, ECMooncakeWorkerMetadata&& other) {
+    if (&acc == &other) {
+        return;  // idempotent, and the node moves below would otherwise chase their own tail
+    }
     intersect_into(acc.loaded, other.loaded);
     unite_into(acc.failed_loads, std::move(other.failed_loads));
     unite_into(acc.reclaimed, std::move(other.reclaimed));

@@ -118,3 +118,13 @@ TEST_CASE("ids compare by bytes, so the fold is exact for any id", "[aggregate]"
     const ECMooncakeWorkerMetadata b{.loaded = {"z", "é", "lora:2"}};
     CHECK(a.aggregate(b).loaded == IdSet{"z", "é"});
 }
+
+TEST_CASE("regression: aggregating a report with itself, in every form, is the report", "[aggregate]") {
+    auto a = rank0;
+    CHECK(a.aggregate(a) == rank0);
+    CHECK(std::move(a).aggregate(a) == rank0);
+    auto b = rank1;
+    CHECK(std::move(b).aggregate(std::move(b)) == rank1);  // once looped forever moving nodes
+    const std::vector<ECMooncakeWorkerMetadata> same{rank2, rank2, rank2};
+    CHECK(*ecmeta::aggregate(same) == rank2);
+}
