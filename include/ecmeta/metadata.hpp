@@ -219,7 +219,7 @@ inline void merge_into(ECMooncakeWorkerMetadata& acc, const ECMooncakeWorkerMeta
 
 inline void merge_into(ECMooncakeWorkerMetadata& acc, ECMooncakeWorkerMetadata&& other) {
     if (&acc == &other) {
-        return;  // idempotent, and the node moves below would otherwise chase their own tail
+        return;  // idempotent; the node moves below would extract under their own hint and lose ids
     }
     intersect_into(acc.loaded, other.loaded);
     unite_into(acc.failed_loads, std::move(other.failed_loads));

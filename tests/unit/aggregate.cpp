@@ -124,7 +124,7 @@ TEST_CASE("regression: aggregating a report with itself, in every form, is the r
     CHECK(a.aggregate(a) == rank0);
     CHECK(std::move(a).aggregate(a) == rank0);
     auto b = rank1;
-    CHECK(std::move(b).aggregate(std::move(b)) == rank1);  // once looped forever moving nodes
+    CHECK(std::move(b).aggregate(std::move(b)) == rank1);  // once emptied the failure sets
     const std::vector<ECMooncakeWorkerMetadata> same{rank2, rank2, rank2};
     CHECK(*ecmeta::aggregate(same) == rank2);
 }
