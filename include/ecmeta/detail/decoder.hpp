@@ -316,9 +316,6 @@ public:
     }
     void skipped() { value_done(); }
 
-    // True while inside a map whose keys are field names (a reader must supply string keys).
-    [[nodiscard]] bool in_object() const noexcept { return !stack_.empty() && stack_.back().what == kind::object; }
-
     // The RFC 6901 pointer of the value being read.
     [[nodiscard]] std::string pointer() const {
         std::string out;
