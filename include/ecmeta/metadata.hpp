@@ -330,9 +330,10 @@ template <report_range R>
 [[nodiscard]] std::optional<detail::report_type_t<std::ranges::range_value_t<R>>> aggregate(R&& reports) {
     using element = std::remove_cvref_t<std::ranges::range_value_t<R>>;
     using W = detail::report_type_t<element>;
+    using reference = std::ranges::range_reference_t<R>;
     // Elements may be moved from when they are temporaries, or when the range is an rvalue
     // container that owns them; a view's elements belong to someone else.
-    constexpr bool owned = !std::is_lvalue_reference_v<std::ranges::range_reference_t<R>> ||
+    constexpr bool owned = !std::is_lvalue_reference_v<reference> ||
                            (!std::is_lvalue_reference_v<R> && !std::ranges::view<std::remove_cvref_t<R>>);
     auto report_of = [](auto& r) -> auto* {
         if constexpr (detail::is_optional_v<element>) {
@@ -342,7 +343,6 @@ template <report_range R>
         }
     };
 
-    using reference = std::ranges::range_reference_t<R>;
     // The two-pass walk keeps pointers to elements, so they must not be temporaries; it steals
     // from them only when they are owned and not const.
     constexpr bool steal = owned && !std::is_const_v<std::remove_reference_t<reference>>;

@@ -55,11 +55,10 @@ constexpr const struct_info* root_info() {
         case kind::string_item:
             return "string";
         case kind::u64:
+        case kind::extent:
             return "non-negative integer";
         case kind::boolean:
             return "true or false";
-        case kind::extent:
-            return "non-negative integer";
         case kind::extents:
             return "array of non-negative integers";
         case kind::ids:
