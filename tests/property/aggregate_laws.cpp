@@ -44,6 +44,46 @@ W tree_fold(const std::vector<W>& ranks, std::size_t lo, std::size_t hi) {
     return tree_fold(ranks, lo, mid).aggregate(tree_fold(ranks, mid, hi));
 }
 
+// Ids that mostly agree on their first eight bytes, or where one is a prefix of another, with NUL
+// and bytes above 0x7f: where the fold's comparison of 8-byte heads hands over to the rest.
+rc::Gen<std::string> tricky_id() {
+    return rc::gen::apply([](const std::string& stem, const std::string& tail) { return stem + tail; },
+                          rc::gen::element<std::string>("", "a", std::string("abcdefg\0", 8), "abcdefgh",
+                                                        "abcdefghabcdefgh", std::string(8, '\xff')),
+                          rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 10), [](std::size_t n) {
+                              return rc::gen::container<std::string>(
+                                  n, rc::gen::element('\0', 'a', 'h', '\x7f', '\x80', '\xff'));
+                          }));
+}
+
+// Each id of the pool, with the given chance in percent.
+IdSet some_of(const std::vector<std::string>& pool, int percent) {
+    IdSet out;
+    for (const auto& id : pool) {
+        if (*rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 100)) < percent) {
+            out.insert(id);
+        }
+    }
+    return out;
+}
+
+// Ranks over a pool of tricky ids, most of it loaded everywhere.
+rc::Gen<std::vector<W>> tricky_ranks() {
+    return rc::gen::exec([] {
+        const auto pool = *rc::gen::container<std::vector<std::string>>(tricky_id());
+        const auto n = *rc::gen::inRange<std::size_t>(1, 9);
+        std::vector<W> ranks(n);
+        for (auto& r : ranks) {
+            r = {.loaded = some_of(pool, 85),
+                 .failed_loads = some_of(pool, 10),
+                 .reclaimed = some_of(pool, 10),
+                 .pending_saves = *rc::gen::arbitrary<bool>(),
+                 .failed_saves = some_of(pool, 10)};
+        }
+        return ranks;
+    });
+}
+
 rc::Gen<std::vector<W>> some_ranks() {
     return rc::gen::mapcat(rc::gen::inRange<std::size_t>(1, 9),
                            [](std::size_t n) { return ecmeta::testing::rank_reports(n); });
@@ -57,6 +97,31 @@ TEST_CASE("aggregate agrees with the set-algorithm model", "[laws]") {
         RC_ASSERT(r[0].aggregate(r[1]) == model(r[0], r[1]));
     });
     ECMETA_PROP("unrelated reports too", [](const W& a, const W& b) { RC_ASSERT(a.aggregate(b) == model(a, b)); });
+}
+
+TEST_CASE("ids are ordered by their bytes, however they start", "[laws]") {
+    ECMETA_PROP("the fold's comparison has the sign of std::string::compare", [] {
+        const auto a = *tricky_id();
+        const auto b = *rc::gen::oneOf(tricky_id(), rc::gen::just(a), rc::gen::just(a + '\0'));
+        const int fast = ecmeta::detail::compare_ids(ecmeta::detail::id_head(a), a, ecmeta::detail::id_head(b), b);
+        const int slow = a.compare(b);
+        RC_ASSERT((fast < 0) == (slow < 0));
+        RC_ASSERT((fast == 0) == (slow == 0));
+    });
+    ECMETA_PROP("every form of the fold agrees with the model on such ids", [] {
+        const auto ranks = *tricky_ranks();
+        W expected = ranks[0];
+        for (std::size_t i = 1; i < ranks.size(); ++i) {
+            RC_ASSERT(expected.aggregate(ranks[i]) == model(expected, ranks[i]));
+            W left = expected;
+            W right = ranks[i];
+            RC_ASSERT(std::move(left).aggregate(std::move(right)) == model(expected, ranks[i]));
+            expected = model(expected, ranks[i]);
+        }
+        RC_ASSERT(*ecmeta::aggregate(ranks) == expected);
+        auto owned = ranks;
+        RC_ASSERT(*ecmeta::aggregate(std::move(owned)) == expected);
+    });
 }
 
 TEST_CASE("the fold is commutative, associative and idempotent", "[laws]") {

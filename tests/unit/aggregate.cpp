@@ -1,6 +1,7 @@
 // aggregate: the member forms and the range fold, on cases small enough to check by hand.
 #include "test.hpp"
 
+#include <initializer_list>
 #include <iterator>
 #include <list>
 #include <optional>
@@ -127,4 +128,35 @@ TEST_CASE("regression: aggregating a report with itself, in every form, is the r
     CHECK(std::move(b).aggregate(std::move(b)) == rank1);  // once emptied the failure sets
     const std::vector<ECMooncakeWorkerMetadata> same{rank2, rank2, rank2};
     CHECK(*ecmeta::aggregate(same) == rank2);
+}
+
+TEST_CASE("moved folds equal borrowed ones, whichever share of the ids survives", "[aggregate]") {
+    // The moved fold hands over the survivors' nodes when they are at most half of the smallest
+    // set, and otherwise keeps that set's tree and moves the others out: check both, on more
+    // ranks and ids than the fold keeps on the stack.
+    IdSet all;
+    IdSet tenth;
+    for (int i = 0; i < 200; ++i) {
+        const std::string id = "item-" + std::to_string(1000 + i);
+        all.insert(id);
+        if (i % 10 == 0) {
+            tenth.insert(id);
+        }
+    }
+    const IdSet none;
+    for (const IdSet* other : std::initializer_list<const IdSet*>{&all, &tenth, &none}) {
+        std::vector<ECMooncakeWorkerMetadata> ranks(20, ECMooncakeWorkerMetadata{.loaded = all});
+        for (std::size_t r = 0; r < ranks.size(); ++r) {
+            for (int f = 0; f < 5; ++f) {
+                ranks[r].failed_loads.insert("fail-" + std::to_string(r * 3 + static_cast<std::size_t>(f)));
+            }
+        }
+        ranks[7].loaded = *other;
+        ranks[12].loaded = all;
+        const auto borrowed = ecmeta::aggregate(ranks);
+        REQUIRE(borrowed.has_value());
+        CHECK(borrowed->loaded == *other);
+        CHECK(borrowed->failed_loads.size() == 19 * 3 + 5);
+        CHECK(ecmeta::aggregate(std::move(ranks)) == borrowed);
+    }
 }
