@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Runs the C++ and CPython benchmarks in one go, writes results.json and prints the table.
 
-usage: run.py --bench PATH/TO/ecmeta_bench --out DIR [--strict] [--filter REGEX]
+usage: run.py --bench PATH/TO/ecmeta_bench --out DIR [--strict] [--filter REGEX] [--rounds N]
 results.json: {"scenarios": [{"name": ..., "<comparator>_ns": median ns per operation, ...}, ...]}
+
+The machines are shared and noisy, and a slow minute must not land on one comparator only: the
+C++ repetitions run randomly interleaved, and C++ and CPython take turns for N rounds; each figure
+is the median over the rounds of the per-round medians.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -24,8 +29,9 @@ TARGETS = [
     ("decode", "tokenizer", "ecmeta", 0.85),
     ("encode", "cpython", "ecmeta", 5), ("encode", "naive", "ecmeta", 2),
 ]
-REPORTED = [("decode", "naive", "ecmeta"), ("decode", "cpython", "ecmeta"), ("decode", "tokenizer", "msgpack")]
-COLUMNS = ["ecmeta", "ecmeta_move", "msgpack", "naive", "cpython", "tokenizer"]
+REPORTED = [("decode", "naive", "ecmeta"), ("decode", "cpython", "ecmeta"), ("decode", "tokenizer", "msgpack"),
+            ("aggregate", "cpython", "walk_floor")]
+COLUMNS = ["ecmeta", "ecmeta_move", "msgpack", "naive", "cpython", "tokenizer", "walk_floor"]
 
 
 def main() -> int:
@@ -34,26 +40,33 @@ def main() -> int:
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     ap.add_argument("--filter", default=".", help="only scenarios matching this regex")
+    ap.add_argument("--rounds", type=int, default=3, help="C++ and CPython take turns this many times")
     a = ap.parse_args()
     inputs = a.out / "bench-inputs"
     subprocess.run([a.bench, "--dump-inputs", str(inputs)], check=True)
-    cpp = json.loads(subprocess.run([a.bench, "--benchmark_format=json", f"--benchmark_filter={a.filter}"],
-                                    check=True, capture_output=True, text=True).stdout)
-    scenarios: dict[str, dict[str, float]] = {}
-    for b in cpp["benchmarks"]:
-        if b.get("aggregate_name") != "median":
-            continue
-        scenario, comparator = b["run_name"].split("/")[:2]  # then /min_time:…/repeats:…
-        scenarios.setdefault(scenario, {})[f"{comparator}_ns"] = b["real_time"]
-    for scenario, ns in bench_cpython.measure(inputs).items():
-        if re.search(a.filter, scenario):
-            scenarios.setdefault(scenario, {})["cpython_ns"] = ns
+    order = subprocess.run([a.bench, "--benchmark_list_tests=true", f"--benchmark_filter={a.filter}"],
+                           check=True, capture_output=True, text=True).stdout.split()
+    rounds: dict[str, dict[str, list[float]]] = {
+        scenario: {} for scenario in dict.fromkeys(name.split("/")[0] for name in order)}
+    for _ in range(a.rounds):
+        cpp = json.loads(subprocess.run([a.bench, "--benchmark_format=json", f"--benchmark_filter={a.filter}",
+                                         "--benchmark_enable_random_interleaving=true"],
+                                        check=True, capture_output=True, text=True).stdout)
+        for b in cpp["benchmarks"]:
+            if b.get("aggregate_name") != "median":
+                continue
+            scenario, comparator = b["run_name"].split("/")[:2]  # then /min_time:…/repeats:…
+            rounds[scenario].setdefault(f"{comparator}_ns", []).append(b["real_time"])
+        for scenario, ns in bench_cpython.measure(inputs).items():
+            if scenario in rounds:
+                rounds[scenario].setdefault("cpython_ns", []).append(ns)
+    scenarios = {name: {k: statistics.median(v) for k, v in values.items()} for name, values in rounds.items()}
 
     rows = [{"name": name, **values} for name, values in scenarios.items()]
     a.out.mkdir(parents=True, exist_ok=True)
     (a.out / "results.json").write_text(json.dumps({"scenarios": rows}, indent=2) + "\n")
 
-    print(f"median ns per operation (one run; {a.out / 'results.json'})")
+    print(f"median ns per operation (one run, {a.rounds} rounds; {a.out / 'results.json'})")
     print(f"{'scenario':<24}" + "".join(f"{c:>14}" for c in COLUMNS))
     for r in rows:
         print(f"{r['name']:<24}" + "".join(f"{r.get(c + '_ns', float('nan')):>14.0f}" if c + "_ns" in r else f"{'-':>14}"
