@@ -400,14 +400,6 @@ struct sourced_id {
     Set* owner;
 };
 
-template <class Set>
-inline std::size_t collect_ids(Set& set, std::span<sourced_id<Set>> out, std::size_t n) noexcept {
-    for (auto it = set.cbegin(); it != set.cend(); ++it) {
-        out[n++] = {id_head(*it), it, &set};
-    }
-    return n;
-}
-
 // The union of every collected set at once: sort the ids (mostly integer comparisons of heads,
 // in cache), then take each once. Merging set after set walks the growing result once per rank,
 // and on a churned heap every step of that walk is a cache miss. Nodes move when Set is not
@@ -435,6 +427,24 @@ inline IdSet unite_all(std::span<sourced_id<Set>> ids) {
     }
     return out;
 }
+
+// Gathers the ids of several sets (`capacity` ids in all) for one unite_all at the end.
+template <class Set, std::size_t N>
+class id_union {
+public:
+    explicit id_union(std::size_t capacity) : ids_(capacity) {}
+    void add(Set& set) {
+        const std::span<sourced_id<Set>> out = ids_.get();
+        for (auto it = set.cbegin(); it != set.cend(); ++it) {
+            out[size_++] = {id_head(*it), it, &set};
+        }
+    }
+    [[nodiscard]] IdSet unite() { return unite_all(ids_.get().first(size_)); }
+
+private:
+    scratch<sourced_id<Set>, N> ids_;
+    std::size_t size_ = 0;
+};
 
 template <class T>
 struct report_type {
@@ -489,13 +499,13 @@ template <report_range R>
         // ids; the second narrows the smallest set's ids by every other rank's set in turn (so only
         // survivors are ever copied or moved) and collects the failure ids for one k-way union each.
         const W* driver = nullptr;
-        std::array<std::size_t, 3> failures{};
+        std::array<std::size_t, 3> failure_ids{};
         for (auto&& r : reports) {
             if (const W* p = report_of(r)) {
                 driver = driver == nullptr || p->loaded.size() < driver->loaded.size() ? p : driver;
-                failures[0] += p->failed_loads.size();
-                failures[1] += p->reclaimed.size();
-                failures[2] += p->failed_saves.size();
+                failure_ids[0] += p->failed_loads.size();
+                failure_ids[1] += p->reclaimed.size();
+                failure_ids[2] += p->failed_saves.size();
             }
         }
         if (driver == nullptr) {
@@ -503,11 +513,10 @@ template <report_range R>
         }
         using set_type = std::conditional_t<steal, IdSet, const IdSet>;
         detail::scratch<detail::candidate, 64> loaded_buffer(driver->loaded.size());
-        detail::scratch<detail::sourced_id<set_type>, 64> failed_loads(failures[0]);
-        detail::scratch<detail::sourced_id<set_type>, 64> reclaimed(failures[1]);
-        detail::scratch<detail::sourced_id<set_type>, 16> failed_saves(failures[2]);
+        detail::id_union<set_type, 64> failed_loads(failure_ids[0]);
+        detail::id_union<set_type, 64> reclaimed(failure_ids[1]);
+        detail::id_union<set_type, 16> failed_saves(failure_ids[2]);
         std::span<detail::candidate> survivors = detail::candidates_of(driver->loaded, loaded_buffer.get());
-        failures = {};
         W out{};
         for (auto&& r : reports) {
             auto* p = report_of(r);
@@ -517,9 +526,9 @@ template <report_range R>
             if (p != driver && !survivors.empty()) {
                 survivors = detail::keep_common(survivors, p->loaded);
             }
-            failures[0] = detail::collect_ids<set_type>(p->failed_loads, failed_loads.get(), failures[0]);
-            failures[1] = detail::collect_ids<set_type>(p->reclaimed, reclaimed.get(), failures[1]);
-            failures[2] = detail::collect_ids<set_type>(p->failed_saves, failed_saves.get(), failures[2]);
+            failed_loads.add(p->failed_loads);
+            reclaimed.add(p->reclaimed);
+            failed_saves.add(p->failed_saves);
             out.pending_saves = out.pending_saves || p->pending_saves;
         }
         if constexpr (steal) {
@@ -528,9 +537,9 @@ template <report_range R>
         } else {
             out.loaded = detail::copy_ids(survivors);
         }
-        out.failed_loads = detail::unite_all(failed_loads.get());
-        out.reclaimed = detail::unite_all(reclaimed.get());
-        out.failed_saves = detail::unite_all(failed_saves.get());
+        out.failed_loads = failed_loads.unite();
+        out.reclaimed = reclaimed.unite();
+        out.failed_saves = failed_saves.unite();
         return out;
     } else {
         std::optional<W> acc;

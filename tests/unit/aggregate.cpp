@@ -134,28 +134,35 @@ TEST_CASE("moved folds equal borrowed ones, whichever share of the ids survives"
     // The moved fold hands over the survivors' nodes when they are at most half of the smallest
     // set, and otherwise keeps that set's tree and moves the others out: check both, on more
     // ranks and ids than the fold keeps on the stack.
-    IdSet all;
-    IdSet tenth;
-    for (int i = 0; i < 200; ++i) {
-        const std::string id = "item-" + std::to_string(1000 + i);
-        all.insert(id);
-        if (i % 10 == 0) {
-            tenth.insert(id);
+    const auto ids = [](int from, int to) {
+        IdSet out;
+        for (int i = from; i < to; ++i) {
+            out.insert("item-" + std::to_string(1000 + i));
         }
-    }
-    const IdSet none;
-    for (const IdSet* other : std::initializer_list<const IdSet*>{&all, &tenth, &none}) {
-        std::vector<ECMooncakeWorkerMetadata> ranks(20, ECMooncakeWorkerMetadata{.loaded = all});
+        return out;
+    };
+    struct narrowing {
+        IdSet smallest;  // rank 7's
+        IdSet other;     // rank 12's
+        IdSet survivors;
+    };
+    for (const auto& [smallest, other, survivors] : {
+             narrowing{ids(0, 200), ids(0, 200), ids(0, 200)},    // all survive: the tree is kept
+             narrowing{ids(0, 20), ids(0, 200), ids(0, 20)},      // the smallest set survives whole
+             narrowing{ids(0, 100), ids(90, 200), ids(90, 100)},  // a tenth survives: nodes handed over
+             narrowing{ids(0, 0), ids(0, 200), ids(0, 0)},        // none
+         }) {
+        std::vector<ECMooncakeWorkerMetadata> ranks(20, ECMooncakeWorkerMetadata{.loaded = ids(0, 200)});
         for (std::size_t r = 0; r < ranks.size(); ++r) {
             for (int f = 0; f < 5; ++f) {
                 ranks[r].failed_loads.insert("fail-" + std::to_string(r * 3 + static_cast<std::size_t>(f)));
             }
         }
-        ranks[7].loaded = *other;
-        ranks[12].loaded = all;
+        ranks[7].loaded = smallest;
+        ranks[12].loaded = other;
         const auto borrowed = ecmeta::aggregate(ranks);
         REQUIRE(borrowed.has_value());
-        CHECK(borrowed->loaded == *other);
+        CHECK(borrowed->loaded == survivors);
         CHECK(borrowed->failed_loads.size() == 19 * 3 + 5);
         CHECK(ecmeta::aggregate(std::move(ranks)) == borrowed);
     }
