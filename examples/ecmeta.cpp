@@ -221,7 +221,7 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
     return s + "]";
 }
 
-void print_ids(std::string_view label, const ecmeta::IdSet& ids) {
+void print_ids(std::string_view label, const ecmeta::id_set& ids) {
     std::cout << "    " << label << ": ";
     if (ids.empty()) {
         std::cout << "-";

@@ -108,6 +108,12 @@ template <class BasicJson, class M>
 BasicJson to_dom(const M& member) {
     if constexpr (is_optional_v<M>) {
         return member ? BasicJson(*member) : BasicJson(nullptr);
+    } else if constexpr (std::is_same_v<M, id_set>) {
+        BasicJson out = BasicJson::array();
+        for (const std::string_view id : member) {
+            out.push_back(std::string{id});
+        }
+        return out;
     } else {
         return BasicJson(member);
     }

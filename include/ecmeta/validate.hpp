@@ -303,10 +303,10 @@ inline void check(const ECMooncakeConnectorMetadata& m, std::string_view base, s
 
 inline void check(const ECMooncakeWorkerMetadata& w, std::string_view base, std::vector<problem>& out) {
     std::size_t i = 0;
-    for (const auto& id : w.failed_loads) {
+    for (const std::string_view id : w.failed_loads) {
         if (w.loaded.contains(id)) {
             out.push_back({join(join(base, "failed_loads"), std::to_string(i)),
-                           "expected an id not also in loaded, got \"" + id + "\" in both"});
+                           "expected an id not also in loaded, got \"" + std::string{id} + "\" in both"});
         }
         ++i;
     }

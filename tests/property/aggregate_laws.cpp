@@ -4,25 +4,30 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 using namespace ecmeta_test;
 using W = ECMooncakeWorkerMetadata;
 
 namespace {
 
-// The obvious model: std::set_intersection / std::set_union into fresh sets.
+// The obvious model, independent of id_set: std::set_intersection / std::set_union over
+// std::set<std::string> copies of the ids.
 W model(const W& a, const W& b) {
+    using strings = std::set<std::string>;
+    const auto meet = [](const id_set& x, const id_set& y) {
+        const strings sx(x.begin(), x.end());
+        const strings sy(y.begin(), y.end());
+        strings out;
+        std::set_intersection(sx.begin(), sx.end(), sy.begin(), sy.end(), std::inserter(out, out.end()));
+        return id_set(out);
+    };
+    const auto join = [](const id_set& x, const id_set& y) {
+        strings out(x.begin(), x.end());
+        out.insert(y.begin(), y.end());
+        return id_set(out);
+    };
     W r;
-    const auto meet = [](const IdSet& x, const IdSet& y) {
-        IdSet out;
-        std::set_intersection(x.begin(), x.end(), y.begin(), y.end(), std::inserter(out, out.end()));
-        return out;
-    };
-    const auto join = [](const IdSet& x, const IdSet& y) {
-        IdSet out;
-        std::set_union(x.begin(), x.end(), y.begin(), y.end(), std::inserter(out, out.end()));
-        return out;
-    };
     r.loaded = meet(a.loaded, b.loaded);
     r.failed_loads = join(a.failed_loads, b.failed_loads);
     r.reclaimed = join(a.reclaimed, b.reclaimed);
@@ -31,7 +36,7 @@ W model(const W& a, const W& b) {
     return r;
 }
 
-bool subset(const IdSet& small, const IdSet& big) {
+bool subset(const id_set& small, const id_set& big) {
     return std::includes(big.begin(), big.end(), small.begin(), small.end());
 }
 
@@ -57,8 +62,8 @@ rc::Gen<std::string> tricky_id() {
 }
 
 // Each id of the pool, with the given chance in percent.
-IdSet some_of(const std::vector<std::string>& pool, int percent) {
-    IdSet out;
+id_set some_of(const std::vector<std::string>& pool, int percent) {
+    id_set out;
     for (const auto& id : pool) {
         if (*rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 100)) < percent) {
             out.insert(id);

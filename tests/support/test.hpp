@@ -38,7 +38,7 @@ using ecmeta::ECMooncakeConnectorMetadata;
 using ecmeta::ECMooncakeLoadSpec;
 using ecmeta::ECMooncakePushSpec;
 using ecmeta::ECMooncakeWorkerMetadata;
-using ecmeta::IdSet;
+using ecmeta::id_set;
 
 // Runs f and returns the decode_error it must throw.
 template <class F>

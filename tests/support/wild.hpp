@@ -66,8 +66,9 @@ inline rc::Gen<std::vector<std::int64_t>> shape() {
         rc::gen::map(u64(), [](std::uint64_t v) { return static_cast<std::int64_t>(v >> 1U); }));
 }
 
-inline rc::Gen<ecmeta::IdSet> ids() {
-    return rc::gen::container<ecmeta::IdSet>(text());
+inline rc::Gen<ecmeta::id_set> ids() {
+    return rc::gen::map(rc::gen::container<std::vector<std::string>>(text()),
+                        [](const std::vector<std::string>& v) { return ecmeta::id_set(v); });
 }
 
 inline rc::Gen<ecmeta::ECMooncakeLoadSpec> load_spec() {

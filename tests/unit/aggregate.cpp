@@ -117,7 +117,7 @@ TEST_CASE("the range fold works for any type modelling connector_worker_metadata
 TEST_CASE("ids compare by bytes, so the fold is exact for any id", "[aggregate]") {
     const ECMooncakeWorkerMetadata a{.loaded = {"lora:1", "é", "Z", "z"}};
     const ECMooncakeWorkerMetadata b{.loaded = {"z", "é", "lora:2"}};
-    CHECK(a.aggregate(b).loaded == IdSet{"z", "é"});
+    CHECK(a.aggregate(b).loaded == id_set{"z", "é"});
 }
 
 TEST_CASE("regression: aggregating a report with itself, in every form, is the report", "[aggregate]") {
@@ -135,16 +135,16 @@ TEST_CASE("moved folds equal borrowed ones, whichever share of the ids survives"
     // set, and otherwise keeps that set's tree and moves the others out: check both, on more
     // ranks and ids than the fold keeps on the stack.
     const auto ids = [](int from, int to) {
-        IdSet out;
+        id_set out;
         for (int i = from; i < to; ++i) {
             out.insert("item-" + std::to_string(1000 + i));
         }
         return out;
     };
     struct narrowing {
-        IdSet smallest;  // rank 7's
-        IdSet other;     // rank 12's
-        IdSet survivors;
+        id_set smallest;  // rank 7's
+        id_set other;     // rank 12's
+        id_set survivors;
     };
     for (const auto& [smallest, other, survivors] : {
              narrowing{ids(0, 200), ids(0, 200), ids(0, 200)},    // all survive: the tree is kept

@@ -78,8 +78,8 @@ TEST_CASE("booleans are only true and false, strings only strings", "[decode]") 
 
 TEST_CASE("sets: any order in, duplicates collapse", "[decode]") {
     const auto w = ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["c","a","c","b"],"failed_saves":["r"]})");
-    CHECK(w.loaded == IdSet{"a", "b", "c"});
-    CHECK(w.failed_saves == IdSet{"r"});
+    CHECK(w.loaded == id_set{"a", "b", "c"});
+    CHECK(w.failed_saves == id_set{"r"});
 }
 
 TEST_CASE("freed: absent and null are None, [] is an empty list, order and repeats kept", "[decode]") {
@@ -109,7 +109,7 @@ TEST_CASE("unknown keys are ignored, however deep, the strict mode refuses them"
 }
 
 TEST_CASE("a duplicate key: the last one wins, as in Python", "[decode]") {
-    CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["a","b"],"loaded":["c"]})").loaded == IdSet{"c"});
+    CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["a","b"],"loaded":["c"]})").loaded == id_set{"c"});
     CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"pending_saves":true,"pending_saves":false})").pending_saves ==
           false);
     CHECK(ecmeta::decode<ECMooncakeConnectorMetadata>(R"({"freed":["a"],"freed":null})").freed == std::nullopt);
@@ -142,7 +142,7 @@ TEST_CASE("strings must be valid UTF-8 without raw control characters", "[decode
     CHECK(pointer_of<ECMooncakeWorkerMetadata>("{\"loaded\":[\"a\xff\"]}") == "/loaded/0");
     CHECK(pointer_of<ECMooncakeWorkerMetadata>("{\"loaded\":[\"a\nb\"]}") == "/loaded/0");
     CHECK(pointer_of<ECMooncakeWorkerMetadata>(R"({"loaded":["\ud800"]})") == "/loaded/0");  // lone surrogate
-    CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["\u00e9\ud83d\ude00"]})").loaded == IdSet{"é😀"});
+    CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["\u00e9\ud83d\ude00"]})").loaded == id_set{"é😀"});
 }
 
 TEST_CASE("rank reports decode as a list with null for silent ranks", "[decode]") {
@@ -150,7 +150,7 @@ TEST_CASE("rank reports decode as a list with null for silent ranks", "[decode]"
         ecmeta::decode<std::vector<std::optional<ECMooncakeWorkerMetadata>>>(R"([null,{"loaded":["a"]},{}])");
     REQUIRE(ranks.size() == 3);
     CHECK_FALSE(ranks[0].has_value());
-    CHECK(ranks[1]->loaded == IdSet{"a"});
+    CHECK(ranks[1]->loaded == id_set{"a"});
     CHECK(*ranks[2] == ECMooncakeWorkerMetadata{});
     CHECK(pointer_of<std::vector<std::optional<ECMooncakeWorkerMetadata>>>(R"([null,{"loaded":[1]}])") ==
           "/1/loaded/0");

@@ -14,7 +14,6 @@ static_assert(ecmeta::connector_metadata<ECMooncakeConnectorMetadata>);
 static_assert(!ecmeta::connector_metadata<ECMooncakeWorkerMetadata>);
 static_assert(ecmeta::connector_worker_metadata<ECMooncakeWorkerMetadata>);
 static_assert(!ecmeta::connector_worker_metadata<ECMooncakeLoadSpec>);
-static_assert(std::is_same_v<ecmeta::IdSet::key_compare, std::less<>>, "heterogeneous lookup");
 
 TEST_CASE("defaults are the dataclass defaults", "[types]") {
     const ECMooncakeLoadSpec load{};

@@ -178,12 +178,10 @@ public:
             case kind::string:
                 static_cast<std::string*>(s.target)->assign(value);
                 break;
-            case kind::id: {
-                // Canonical input is sorted, so the end is the right hint and insertion is O(1).
-                auto* set = static_cast<IdSet*>(s.target);
-                set->emplace_hint(set->end(), value);
+            case kind::id:
+                // Appended as it comes; sorted and deduplicated once at the end of the array.
+                id_set_access::append(*static_cast<id_set*>(s.target), value);
                 break;
-            }
             case kind::string_item:
                 static_cast<std::vector<std::string>*>(s.target)->emplace_back(value);
                 break;
@@ -281,7 +279,7 @@ public:
                 static_cast<std::vector<std::int64_t>*>(target)->clear();
                 break;
             case kind::ids:
-                static_cast<IdSet*>(target)->clear();
+                static_cast<id_set*>(target)->clear();
                 break;
             case kind::nullable_strings:
                 target = &static_cast<std::optional<std::vector<std::string>>*>(target)->emplace();
@@ -302,6 +300,9 @@ public:
         if (skip_ != 0) {
             leave_skipped();
             return;
+        }
+        if (const frame& f = stack_.back(); f.what == kind::ids) {
+            id_set_access::finish(*static_cast<id_set*>(f.target));
         }
         stack_.pop_back();
         value_done();

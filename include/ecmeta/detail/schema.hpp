@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../metadata.hpp"
+#include "reflect.hpp"
 
 namespace ecmeta::detail {
 
@@ -113,7 +114,7 @@ enum class kind : std::uint8_t {
     u64,
     boolean,
     extents,           // std::vector<std::int64_t>, each >= 0
-    ids,               // IdSet
+    ids,               // id_set
     nullable_strings,  // std::optional<std::vector<std::string>>
     objects,           // std::vector<S>
     nullable_objects,  // std::vector<std::optional<S>>
@@ -156,7 +157,7 @@ constexpr kind kind_of() {
         return kind::boolean;
     } else if constexpr (std::is_same_v<M, std::vector<std::int64_t>>) {
         return kind::extents;
-    } else if constexpr (std::is_same_v<M, IdSet>) {
+    } else if constexpr (std::is_same_v<M, id_set>) {
         return kind::ids;
     } else if constexpr (std::is_same_v<M, std::optional<std::vector<std::string>>>) {
         return kind::nullable_strings;
@@ -185,6 +186,8 @@ void* member_at(void* object) {
 
 template <class T>
 struct table {
+    static_assert(std::tuple_size_v<decltype(schema<T>::fields)> == member_count<T>(),
+                  "schema<T> must list every member of T: a missing one would neither encode nor decode");
     template <std::size_t... I>
     static constexpr auto make(std::index_sequence<I...>) {
         return std::array<field_info, sizeof...(I)>{field_info{
@@ -247,10 +250,10 @@ bool find_string(const T& value, std::string& pointer, F&& f) {
     };
     if constexpr (std::is_same_v<T, std::string>) {
         return f(pointer, std::string_view{value});
-    } else if constexpr (std::is_same_v<T, IdSet>) {
+    } else if constexpr (std::is_same_v<T, id_set>) {
         std::size_t i = 0;
         for (const auto& id : value) {
-            in(std::to_string(i++), [&] { return f(pointer, std::string_view{id}); });
+            in(std::to_string(i++), [&] { return f(pointer, id); });
         }
     } else if constexpr (is_optional_v<T>) {
         return value ? find_string(*value, pointer, f) : false;

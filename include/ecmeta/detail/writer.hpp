@@ -25,7 +25,7 @@ std::size_t size_hint(const T& value) noexcept {
         return value.size() + 4;
     } else if constexpr (std::is_arithmetic_v<T>) {
         return 21;
-    } else if constexpr (std::is_same_v<T, IdSet>) {
+    } else if constexpr (std::is_same_v<T, id_set>) {
         std::size_t n = 2;
         for (const auto& id : value) {
             n += id.size() + 4;
@@ -74,12 +74,12 @@ public:
     // False when some string was not UTF-8 (the output is then not JSON and must be dropped).
     [[nodiscard]] bool ok() const noexcept { return ok_; }
 
-    void write(const std::string& s) { write_string(s); }
+    void write(std::string_view s) { write_string(s); }
     void write(bool b) { out_.append(b ? "true" : "false"); }
     void write(std::uint64_t n) { write_number(n); }
     void write(std::int64_t n) { write_number(n); }
 
-    void write(const IdSet& ids) { write_list(ids); }
+    void write(const id_set& ids) { write_list(ids); }
     template <class E>
     void write(const std::vector<E>& items) {
         write_list(items);
@@ -195,7 +195,7 @@ public:
 
     [[nodiscard]] bool ok() const noexcept { return ok_; }
 
-    void write(const std::string& s) {
+    void write(std::string_view s) {
         ok_ = ok_ && is_utf8(s);
         header(s.size(), 0xA0, 31, str_tags);
         out_.insert(out_.end(), s.begin(), s.end());
@@ -229,7 +229,7 @@ public:
             put(0xD3, static_cast<std::uint64_t>(n), 8);
         }
     }
-    void write(const IdSet& ids) { write_list(ids); }
+    void write(const id_set& ids) { write_list(ids); }
     template <class E>
     void write(const std::vector<E>& items) {
         write_list(items);

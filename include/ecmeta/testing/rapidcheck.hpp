@@ -195,26 +195,26 @@ inline rc::Gen<ECMooncakeWorkerMetadata> report_from(const pools& p) {
                 switch (p.fates[i]) {
                     case fate::healthy:
                         if (roll < 9) {
-                            w.loaded.emplace_hint(w.loaded.end(), p.items[i]);
+                            w.loaded.insert(p.items[i]);
                         }
                         break;
                     case fate::failing:
                         if (roll < 6) {
-                            w.failed_loads.emplace_hint(w.failed_loads.end(), p.items[i]);
+                            w.failed_loads.insert(p.items[i]);
                         }
                         break;
                     case fate::evicted:
                         if (roll < 5) {
-                            w.reclaimed.emplace_hint(w.reclaimed.end(), p.items[i]);
+                            w.reclaimed.insert(p.items[i]);
                         } else {
-                            w.loaded.emplace_hint(w.loaded.end(), p.items[i]);
+                            w.loaded.insert(p.items[i]);
                         }
                         break;
                 }
             }
             for (std::size_t i = 0; i < p.requests.size(); ++i) {
                 if (save_rolls[i] == 0) {
-                    w.failed_saves.emplace_hint(w.failed_saves.end(), p.requests[i]);
+                    w.failed_saves.insert(p.requests[i]);
                 }
             }
             return w;
