@@ -58,13 +58,29 @@ namespace detail {
     return load_big_endian(padded);
 }
 
-// Byte order of two ids (as std::string compares them) given their heads.
+// Byte order of two ids (as std::string compares them) given their heads; inline, eight bytes
+// at a time, since equal heads are the common case of a fold (a match) and ids are short.
 [[nodiscard]] inline int compare_ids(std::uint64_t head_a, std::string_view a, std::uint64_t head_b,
                                      std::string_view b) noexcept {
     if (head_a != head_b) {
         return head_a < head_b ? -1 : 1;
     }
-    return a.compare(b);
+    // Equal heads: the ids agree on their first min(size, 8) bytes.
+    const std::size_t common = std::min(a.size(), b.size());
+    std::size_t i = 8;
+    for (; i + 8 <= common; i += 8) {
+        const std::uint64_t x = load_big_endian(a.data() + i);
+        const std::uint64_t y = load_big_endian(b.data() + i);
+        if (x != y) {
+            return x < y ? -1 : 1;
+        }
+    }
+    for (; i < common; ++i) {
+        if (a[i] != b[i]) {
+            return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]) ? -1 : 1;
+        }
+    }
+    return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
 }
 
 struct id_set_access;

@@ -20,7 +20,8 @@ namespace ecmeta {
 namespace detail {
 
 // Reads MessagePack without recursion. Lengths are untrusted: a container may not promise more
-// elements than bytes remain (each needs at least one), and nothing is reserved from a length.
+// elements than bytes remain (each needs at least one), and nothing is reserved from a length;
+// an id set reserves only for the strings it has found whole in the input.
 class msgpack_reader {
 public:
     msgpack_reader(std::span<const std::uint8_t> in, decoder& out) noexcept : in_(in), out_(out) {}
@@ -194,7 +195,55 @@ private:
                                       std::to_string(n) + " elements");
         }
         map ? out_.start_object() : out_.start_array();
+        if (!map && out_.filling_ids() != nullptr) {
+            ids(n);
+            out_.end_array();
+            return;
+        }
         open_.push_back(container{n, map, map});
+    }
+
+    // An id set's n elements in one go: their sizes first, so that the set allocates once for the
+    // bytes actually present, then each string straight into the set.
+    void ids(std::uint64_t n) {
+        id_set& set = *out_.filling_ids();
+        std::size_t bytes = 0;
+        std::size_t at = pos_;
+        std::uint64_t strings = 0;
+        for (; strings < n && at < in_.size(); ++strings) {
+            const std::uint8_t b = in_[at];
+            const std::size_t width = b >= 0xA0 && b <= 0xBF   ? 0
+                                      : b >= 0xD9 && b <= 0xDB ? std::size_t{1} << (b - 0xD9U)
+                                                               : 9;
+            if (width == 9 || width >= in_.size() - at) {
+                break;  // not a string, or a truncated one: the element loop below says which
+            }
+            std::size_t len = b & 0x1FU;
+            if (width != 0) {
+                len = 0;
+                for (std::size_t k = 1; k <= width; ++k) {
+                    len = (len << 8U) | in_[at + k];
+                }
+            }
+            if (len > in_.size() - at - 1 - width) {
+                break;
+            }
+            bytes += len;
+            at += 1 + width + len;
+        }
+        id_set_access::reserve(set, static_cast<std::size_t>(strings), bytes);
+        for (std::uint64_t i = 0; i < n; ++i) {
+            const std::uint8_t b = pos_ < in_.size() ? in_[pos_] : 0;
+            if (b >= 0xA0 && b <= 0xBF) {
+                ++pos_;
+                out_.id(text(b & 0x1FU));
+            } else if (b >= 0xD9 && b <= 0xDB) {
+                ++pos_;
+                out_.id(text(uint(std::size_t{1} << (b - 0xD9U))));
+            } else {
+                value();  // not a string: the decoder reports it at this element's pointer
+            }
+        }
     }
 
     // Skips one whole value with a single counter: no recursion, no stack, whatever the depth.

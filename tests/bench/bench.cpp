@@ -13,6 +13,7 @@
 
 #include <ecmeta/ecmeta.hpp>
 
+#include "allocations.hpp"
 #include "naive.hpp"
 #include "scenarios.hpp"
 
@@ -38,6 +39,14 @@ struct null_sax {
     bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
 };
 
+// Heap allocations of one call of f (which must do the same work every time).
+template <class F>
+double allocs_of(F&& f) {
+    const std::size_t before = ecmeta_bench::allocations();
+    f();
+    return static_cast<double>(ecmeta_bench::allocations() - before);
+}
+
 naive::WorkerMetadata to_naive(const ECMooncakeWorkerMetadata& w) {
     return {{w.loaded.begin(), w.loaded.end()},
             {w.failed_loads.begin(), w.failed_loads.end()},
@@ -56,12 +65,12 @@ void add(const std::string& name, const std::function<void(benchmark::State&)>& 
 
 void aggregate_scenario(std::size_t m) {
     const std::string name = "aggregate_8x" + std::to_string(m);
-    // As a scheduler holds them: decoded from the wire, each set built in sorted order. Shared, not
-    // copied: a copied std::set allocates its nodes in another order.
+    // As a scheduler holds them: decoded from the wire.
     const std::string wire = ecmeta::encode(ecmeta_bench::ranks(8, m));
     const auto ranks = std::make_shared<const std::vector<ECMooncakeWorkerMetadata>>(
         ecmeta::decode<std::vector<ECMooncakeWorkerMetadata>>(wire));
     add(name + "/ecmeta", [ranks](benchmark::State& state) {
+        state.counters["allocs"] = allocs_of([&] { benchmark::DoNotOptimize(ecmeta::aggregate(*ranks)); });
         for (auto _ : state) {
             benchmark::DoNotOptimize(ecmeta::aggregate(*ranks));
         }
@@ -81,30 +90,6 @@ void aggregate_scenario(std::size_t m) {
             }
         },
         true);
-    // Not a fold: the floor under ecmeta_move, reading one byte of every `loaded` id of freshly
-    // decoded reports. Whatever a fold of std::set<std::string> does, it reads at least this. Only
-    // where memory dominates: at 8x16 it is a few hundred ns, and getting enough manual time out
-    // of it would cost minutes of decoding.
-    if (m >= 1000) {
-        add(
-            name + "/walk_floor",
-            [wire](benchmark::State& state) {
-                for (auto _ : state) {
-                    const auto mine = ecmeta::decode<std::vector<ECMooncakeWorkerMetadata>>(wire);
-                    const auto start = std::chrono::steady_clock::now();
-                    unsigned sum = 0;
-                    for (const auto& r : mine) {
-                        for (const auto& id : r.loaded) {
-                            sum += static_cast<unsigned char>(id.front());
-                        }
-                    }
-                    benchmark::DoNotOptimize(sum);
-                    const auto stop = std::chrono::steady_clock::now();
-                    state.SetIterationTime(std::chrono::duration<double>(stop - start).count());
-                }
-            },
-            true);
-    }
     auto plain = std::make_shared<std::vector<naive::WorkerMetadata>>();
     for (const auto& r : *ranks) {
         plain->push_back(to_naive(r));
@@ -124,6 +109,7 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
     const std::string decode = "decode_" + kind + "_" + std::to_string(n);
     const std::string encode = "encode_" + kind + "_" + std::to_string(n);
     add(decode + "/ecmeta", [json](benchmark::State& state) {
+        state.counters["allocs"] = allocs_of([&] { benchmark::DoNotOptimize(ecmeta::decode<T>(json)); });
         for (auto _ : state) {
             benchmark::DoNotOptimize(ecmeta::decode<T>(json));
         }
@@ -163,7 +149,12 @@ void write(const std::filesystem::path& file, const std::string& text) {
     std::ofstream(file, std::ios::binary) << text;
 }
 
-// The inputs for the CPython side, as canonical JSON.
+void write(const std::filesystem::path& file, const std::vector<std::uint8_t>& bytes) {
+    std::ofstream(file, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// The inputs for the CPython side: canonical JSON, and MessagePack for the decode scenarios.
 void dump_inputs(const std::filesystem::path& dir) {
     std::filesystem::create_directories(dir);
     for (const std::size_t m : {16, 10000}) {
@@ -171,9 +162,12 @@ void dump_inputs(const std::filesystem::path& dir) {
     }
     for (const std::size_t n : {8, 1000}) {
         write(dir / ("connector_" + std::to_string(n) + ".json"), ecmeta::encode(ecmeta_bench::connector(n)));
+        write(dir / ("connector_" + std::to_string(n) + ".msgpack"),
+              ecmeta::encode_msgpack(ecmeta_bench::connector(n)));
     }
     for (const std::size_t m : {16, 10000}) {
         write(dir / ("worker_" + std::to_string(m) + ".json"), ecmeta::encode(ecmeta_bench::worker(m)));
+        write(dir / ("worker_" + std::to_string(m) + ".msgpack"), ecmeta::encode_msgpack(ecmeta_bench::worker(m)));
     }
 }
 

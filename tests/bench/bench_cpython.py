@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+
+import msgpack
 import statistics
 import sys
 import timeit
@@ -24,8 +26,8 @@ def push_spec(d: dict) -> ref.ECMooncakePushSpec:
     return ref.ECMooncakePushSpec(**{**d, "shape": tuple(d["shape"])})
 
 
-def connector(text: str) -> ref.ECMooncakeConnectorMetadata:
-    d = json.loads(text)
+def connector(text: Any) -> ref.ECMooncakeConnectorMetadata:
+    d = json.loads(text) if isinstance(text, str) else text
     return ref.ECMooncakeConnectorMetadata(loads=[load_spec(x) for x in d.get("loads", [])],
                                            pushes=[push_spec(x) for x in d.get("pushes", [])],
                                            freed=d.get("freed"))
@@ -53,6 +55,8 @@ def median_ns(f: Callable[[], Any], repeat: int = 7) -> float:
 
 
 def measure(inputs: Path) -> dict[str, float]:
+    """Median ns per operation by scenario; keys with a "/comparator" suffix are other comparators
+    than `cpython`."""
     out: dict[str, float] = {}
     for m in (16, 10000):
         ranks = [worker(d) for d in json.loads((inputs / f"aggregate_8x{m}.json").read_text())]
@@ -60,8 +64,12 @@ def measure(inputs: Path) -> dict[str, float]:
     for kind, n, decode in (("connector", 8, connector), ("connector", 1000, connector),
                             ("worker", 16, worker), ("worker", 10000, worker)):
         text = (inputs / f"{kind}_{n}.json").read_text(encoding="utf-8")
+        packed = (inputs / f"{kind}_{n}.msgpack").read_bytes()
         value = decode(text)
         assert encode(value) == text, f"{kind}_{n}: CPython's canonical form differs from ecmeta's"
+        assert decode(msgpack.unpackb(packed)) == value, f"{kind}_{n}: the MessagePack form decodes differently"
         out[f"decode_{kind}_{n}"] = median_ns(lambda: decode(text))
+        # Python's msgpack C extension, then the same dataclass construction.
+        out[f"decode_{kind}_{n}/cpython_msgpack"] = median_ns(lambda: decode(msgpack.unpackb(packed)))
         out[f"encode_{kind}_{n}"] = median_ns(lambda: encode(value))
     return out

@@ -40,21 +40,27 @@ inline std::vector<ecmeta::ECMooncakeWorkerMetadata> ranks(std::size_t count, st
     std::vector<ecmeta::ECMooncakeWorkerMetadata> out(count);
     for (auto& r : out) {
         std::vector<bool> taken(pool.size());
+        std::vector<std::string> loaded;
+        std::vector<std::string> failed;
+        std::vector<std::string> reclaimed;
         for (std::size_t n = 0; n < m;) {
             const auto i = gen.below(pool.size());
             if (!taken[i]) {
                 taken[i] = true;
-                r.loaded.insert(pool[i]);
+                loaded.push_back(pool[i]);
                 ++n;
             }
         }
         for (std::size_t i = 0; i < pool.size(); ++i) {
             if (!taken[i] && gen.below(8) == 0) {
-                r.failed_loads.insert(pool[i]);
+                failed.push_back(pool[i]);
             } else if (!taken[i] && gen.below(8) == 0) {
-                r.reclaimed.insert(pool[i]);
+                reclaimed.push_back(pool[i]);
             }
         }
+        r.loaded = ecmeta::id_set(loaded);  // bulk: one sort, not an insertion per id
+        r.failed_loads = ecmeta::id_set(failed);
+        r.reclaimed = ecmeta::id_set(reclaimed);
         r.pending_saves = gen.below(2) == 0;
         r.failed_saves.insert("req-" + std::to_string(gen.below(4)));
     }

@@ -316,6 +316,18 @@ public:
     }
     void skipped() { value_done(); }
 
+    // The id set being filled, when the open array is one: a reader may then append its string
+    // elements straight into it with id() (anything else goes through the events, to fail there).
+    [[nodiscard]] id_set* filling_ids() const noexcept {
+        return skip_ == 0 && !stack_.empty() && stack_.back().what == kind::ids
+                   ? static_cast<id_set*>(stack_.back().target)
+                   : nullptr;
+    }
+    void id(std::string_view value) {
+        id_set_access::append(*static_cast<id_set*>(stack_.back().target), value);
+        ++stack_.back().count;
+    }
+
     // The RFC 6901 pointer of the value being read.
     [[nodiscard]] std::string pointer() const {
         std::string out;

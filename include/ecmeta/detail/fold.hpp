@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <span>
 #include <tuple>
@@ -83,32 +84,58 @@ using entry = id_set_access::entry;
     return {chars + e.offset, e.size};
 }
 
+// Equality of two ids with equal heads: word by word past the head, no byte order needed.
+[[nodiscard]] inline bool same_id(const entry& a, const char* a_chars, const entry& b, const char* b_chars) noexcept {
+    if (a.size != b.size) {
+        return false;
+    }
+    const char* x = a_chars + a.offset;
+    const char* y = b_chars + b.offset;
+    // 16-byte blocks (fixed-size memcmp compiles to one vector comparison), the last one
+    // overlapping the one before; the head already matched the first eight bytes.
+    if (a.size < 16) {
+        return a.size <= 8 || std::memcmp(x + 8, y + 8, a.size - 8) == 0;
+    }
+    const std::size_t last = a.size - 16;
+    for (std::size_t i = 8; i < last; i += 16) {
+        if (std::memcmp(x + i, y + i, 16) != 0) {
+            return false;
+        }
+    }
+    return std::memcmp(x + last, y + last, 16) == 0;
+}
+
 // Keeps the driver's ids (`survivors`, ascending indices) that `other` holds too: one straight
-// walk of both, mostly integer comparisons of heads.
+// walk of both. In a fold most ids match, so the walk branches on equal heads (predictable) and
+// steps past a mismatch without a branch.
 inline std::span<std::uint32_t> keep_common(std::span<std::uint32_t> survivors, const id_set& driver,
                                             const id_set& other) noexcept {
     const entry* d = id_set_access::entries(driver).data();
     const char* d_chars = id_set_access::chars(driver);
-    const auto& o = id_set_access::entries(other);
+    const entry* o = id_set_access::entries(other).data();
+    const std::size_t o_size = id_set_access::entries(other).size();
     const char* o_chars = id_set_access::chars(other);
+    std::size_t i = 0;
     std::size_t j = 0;
     std::size_t kept = 0;
-    for (const std::uint32_t i : survivors) {
-        const entry& c = d[i];
-        while (j < o.size() && o[j].head < c.head) {
-            ++j;
+    while (i < survivors.size() && j < o_size) {
+        const entry& c = d[survivors[i]];
+        const entry& x = o[j];
+        int order = 0;
+        if (x.head == c.head) {
+            order =
+                same_id(x, o_chars, c, d_chars) ? 0 : compare_ids(x.head, view(x, o_chars), c.head, view(c, d_chars));
+            if (order == 0) {
+                survivors[kept++] = survivors[i];
+                ++i;
+                ++j;
+                continue;
+            }
+        } else {
+            order = x.head < c.head ? -1 : 1;
         }
-        int order = 1;
-        while (j < o.size() && (order = compare_ids(o[j].head, view(o[j], o_chars), c.head, view(c, d_chars))) < 0) {
-            ++j;
-        }
-        if (j == o.size()) {
-            break;
-        }
-        if (order == 0) {
-            survivors[kept++] = i;
-            ++j;
-        }
+        j += order < 0 ? 1 : 0;
+        i += order > 0 ? 1 : 0;
     }
     return survivors.first(kept);
 }
@@ -157,12 +184,25 @@ struct id_ref {
     const id_set* owner;
 };
 
-// Merges sorted runs of `a` (ending at `ends`) pairwise, back and forth with `b`, until one is
-// left: O(n log runs). Stable, so among equal ids the earlier run's comes first.
-inline std::span<id_ref> merge_runs(std::span<id_ref> a, std::span<id_ref> b, std::span<std::size_t> ends) {
-    const auto less = [](const id_ref& x, const id_ref& y) noexcept {
-        return compare_ids(x.e.head, view(x.e, x.chars), y.e.head, view(y.e, y.chars)) < 0;
-    };
+[[nodiscard]] inline bool id_less(const id_ref& x, const id_ref& y) noexcept {
+    return compare_ids(x.e.head, view(x.e, x.chars), y.e.head, view(y.e, y.chars)) < 0;
+}
+
+// Sorts `a`, made of sorted runs ending at `ends`, stably (among equal ids the earlier run's comes
+// first): a few ids by insertion, more by merging runs pairwise back and forth with `b`, in
+// O(n log runs). Returns whichever of the two holds the result.
+inline std::span<id_ref> sort_runs(std::span<id_ref> a, std::span<id_ref> b, std::span<std::size_t> ends) {
+    if (a.size() <= 32) {
+        for (std::size_t i = 1; i < a.size(); ++i) {
+            const id_ref r = a[i];
+            std::size_t k = i;
+            for (; k > 0 && id_less(r, a[k - 1]); --k) {
+                a[k] = a[k - 1];
+            }
+            a[k] = r;
+        }
+        return a;
+    }
     std::size_t runs = ends.size();
     while (runs > 1) {
         std::size_t merged = 0;
@@ -172,7 +212,7 @@ inline std::span<id_ref> merge_runs(std::span<id_ref> a, std::span<id_ref> b, st
             const std::size_t stop = r + 1 < runs ? ends[r + 1] : mid;
             std::merge(a.begin() + static_cast<std::ptrdiff_t>(start), a.begin() + static_cast<std::ptrdiff_t>(mid),
                        a.begin() + static_cast<std::ptrdiff_t>(mid), a.begin() + static_cast<std::ptrdiff_t>(stop),
-                       b.begin() + static_cast<std::ptrdiff_t>(start), less);
+                       b.begin() + static_cast<std::ptrdiff_t>(start), id_less);
             ends[merged++] = stop;
             start = stop;
         }
@@ -225,14 +265,14 @@ id_set fold_field(std::span<const source<C>> reports, united<C> rule) {
             gather(r.report->*rule.member);
         }
     }
-    const std::span<id_ref> sorted = merge_runs(refs.get(), spare.get(), ends.get().first(runs));
+    const std::span<id_ref> sorted = sort_runs(refs.get().first(n), spare.get(), ends.get().first(runs));
     std::size_t unique = 0;
     std::size_t bytes = 0;
     for (std::size_t i = 0; i < sorted.size(); ++i) {
         const id_ref& r = sorted[i];
         if (unique != 0) {
             const id_ref& last = sorted[unique - 1];
-            if (last.e.head == r.e.head && view(last.e, last.chars) == view(r.e, r.chars)) {
+            if (last.e.head == r.e.head && same_id(last.e, last.chars, r.e, r.chars)) {
                 continue;
             }
         }

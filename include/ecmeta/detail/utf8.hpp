@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
+#include <type_traits>
 
 namespace ecmeta::detail {
 
@@ -39,7 +42,29 @@ namespace ecmeta::detail {
 }
 
 [[nodiscard]] constexpr bool is_utf8(std::string_view s) noexcept {
-    for (std::size_t i = 0; i < s.size();) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        // Ids are mostly ASCII: skip it 32, then 8 bytes at a time.
+        if (!std::is_constant_evaluated()) {
+            constexpr std::uint64_t high_bits = 0x8080808080808080U;
+            for (; i + 32 <= s.size(); i += 32) {
+                std::uint64_t w[4] = {};
+                std::memcpy(w, s.data() + i, sizeof w);
+                if (((w[0] | w[1] | w[2] | w[3]) & high_bits) != 0) {
+                    break;
+                }
+            }
+            for (; i + 8 <= s.size(); i += 8) {
+                std::uint64_t word = 0;
+                std::memcpy(&word, s.data() + i, sizeof word);
+                if ((word & high_bits) != 0) {
+                    break;
+                }
+            }
+        }
+        if (i == s.size()) {
+            break;
+        }
         if (static_cast<unsigned char>(s[i]) < 0x80) {
             ++i;
             continue;
