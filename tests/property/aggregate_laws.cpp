@@ -1,6 +1,7 @@
 // The laws of the fold (../shared/SEMANTICS.md), stated as RapidCheck properties over reports
 // drawn by the test kit from a shared id pool, so that intersections are not trivially empty.
 #include "test.hpp"
+#include "wild.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -49,18 +50,6 @@ W tree_fold(const std::vector<W>& ranks, std::size_t lo, std::size_t hi) {
     return tree_fold(ranks, lo, mid).aggregate(tree_fold(ranks, mid, hi));
 }
 
-// Ids that mostly agree on their first eight bytes, or where one is a prefix of another, with NUL
-// and bytes above 0x7f: where the fold's comparison of 8-byte heads hands over to the rest.
-rc::Gen<std::string> tricky_id() {
-    return rc::gen::apply([](const std::string& stem, const std::string& tail) { return stem + tail; },
-                          rc::gen::element<std::string>("", "a", std::string("abcdefg\0", 8), "abcdefgh",
-                                                        "abcdefghabcdefgh", std::string(8, '\xff')),
-                          rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 10), [](std::size_t n) {
-                              return rc::gen::container<std::string>(
-                                  n, rc::gen::element('\0', 'a', 'h', '\x7f', '\x80', '\xff'));
-                          }));
-}
-
 // Each id of the pool, with the given chance in percent.
 id_set some_of(const std::vector<std::string>& pool, int percent) {
     id_set out;
@@ -75,7 +64,7 @@ id_set some_of(const std::vector<std::string>& pool, int percent) {
 // Ranks over a pool of tricky ids, most of it loaded everywhere.
 rc::Gen<std::vector<W>> tricky_ranks() {
     return rc::gen::exec([] {
-        const auto pool = *rc::gen::container<std::vector<std::string>>(tricky_id());
+        const auto pool = *rc::gen::container<std::vector<std::string>>(wild::tricky_id());
         const auto n = *rc::gen::inRange<std::size_t>(1, 9);
         std::vector<W> ranks(n);
         for (auto& r : ranks) {
@@ -106,8 +95,8 @@ TEST_CASE("aggregate agrees with the set-algorithm model", "[laws]") {
 
 TEST_CASE("ids are ordered by their bytes, however they start", "[laws]") {
     ECMETA_PROP("the fold's comparison has the sign of std::string::compare", [] {
-        const auto a = *tricky_id();
-        const auto b = *rc::gen::oneOf(tricky_id(), rc::gen::just(a), rc::gen::just(a + '\0'));
+        const auto a = *wild::tricky_id();
+        const auto b = *rc::gen::oneOf(wild::tricky_id(), rc::gen::just(a), rc::gen::just(a + '\0'));
         const int fast = ecmeta::detail::compare_ids(ecmeta::detail::id_head(a), a, ecmeta::detail::id_head(b), b);
         const int slow = a.compare(b);
         RC_ASSERT((fast < 0) == (slow < 0));

@@ -53,6 +53,18 @@ inline rc::Gen<std::string> text() {
                         });
 }
 
+// Ids that mostly agree on their first eight bytes, or where one is a prefix of another, with NUL
+// and bytes above 0x7f: where the fold's comparison of 8-byte heads hands over to the rest.
+inline rc::Gen<std::string> tricky_id() {
+    return rc::gen::apply([](const std::string& stem, const std::string& tail) { return stem + tail; },
+                          rc::gen::element<std::string>("", "a", std::string("abcdefg\0", 8), "abcdefgh",
+                                                        "abcdefghabcdefgh", std::string(8, '\xff')),
+                          rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 10), [](std::size_t n) {
+                              return rc::gen::container<std::string>(
+                                  n, rc::gen::element('\0', 'a', 'h', '\x7f', '\x80', '\xff'));
+                          }));
+}
+
 inline rc::Gen<std::uint64_t> u64() {
     return rc::gen::weightedOneOf<std::uint64_t>({
         {3, rc::gen::arbitrary<std::uint64_t>()},
