@@ -167,9 +167,13 @@ public:
         : id_set(sorted_unique, ids.begin(), ids.end()) {}
 
     // Any range of string-like elements: std::set<std::string>, std::vector<std::string_view>, views.
+    // (Never an id_set itself: copies go through the copy constructor.)
     template <std::ranges::input_range R>
-    requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view>
-    explicit id_set(R&& ids) { insert_range(std::forward<R>(ids)); }
+    requires(std::convertible_to<std::ranges::range_reference_t<R>, std::string_view> &&
+             !std::same_as<std::remove_cvref_t<R>, id_set>) explicit id_set(R&& ids) {  // NOLINT(bugprone-forwarding-reference-overload):
+                                                                                        // constrained above
+        insert_range(std::forward<R>(ids));
+    }
     template <std::ranges::input_range R>
     requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view> id_set(sorted_unique_t, R&& ids)
         : id_set(sorted_unique, std::ranges::begin(ids), std::ranges::end(ids)) {}
