@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <compare>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -87,6 +89,19 @@ struct id_set_access;
 
 }  // namespace detail
 
+class id_set;
+
+namespace detail {
+
+// A range of string-like elements an id_set can be built from; never an id_set itself, which
+// is copied or moved instead.
+template <class R>
+concept id_range =
+    std::ranges::input_range<R> && std::convertible_to<std::ranges::range_reference_t<R>, std::string_view> &&
+    !std::same_as<std::remove_cvref_t<R>, id_set>;
+
+}  // namespace detail
+
 // A set of ids (byte strings, ordered by unsigned bytes as std::set<std::string> orders them),
 // modelled on C++23 std::flat_set<std::string>: every character of every id lives in one buffer,
 // and a sorted array of 16-byte entries (an id's first eight bytes as an integer, its offset and
@@ -98,8 +113,8 @@ struct id_set_access;
 // appends, then sorts and deduplicates once, O(n log n). Erasing an id, or dropping a duplicate,
 // leaves its bytes in the buffer: they are reclaimed when they outweigh the live bytes, on copy,
 // and by shrink_to_fit. Elements are std::string_views into the set, valid until it is next
-// modified, as are iterators. At most max_bytes() bytes in all (4 GiB - 1: offsets are 32-bit);
-// past that, std::length_error.
+// modified (a move or swap included), as are iterators. At most max_bytes() bytes in all
+// (4 GiB - 1: offsets are 32-bit); past that, std::length_error.
 class id_set {
     struct entry {
         std::uint64_t head;
@@ -167,16 +182,12 @@ public:
         : id_set(sorted_unique, ids.begin(), ids.end()) {}
 
     // Any range of string-like elements: std::set<std::string>, std::vector<std::string_view>, views.
-    // (Never an id_set itself: copies go through the copy constructor.)
-    template <std::ranges::input_range R>
-    requires(std::convertible_to<std::ranges::range_reference_t<R>, std::string_view> &&
-             !std::same_as<std::remove_cvref_t<R>, id_set>) explicit id_set(R&& ids) {  // NOLINT(bugprone-forwarding-reference-overload):
-                                                                                        // constrained above
+    template <detail::id_range R>
+    explicit id_set(R&& ids) {  // NOLINT(bugprone-forwarding-reference-overload): id_range excludes id_set
         insert_range(std::forward<R>(ids));
     }
-    template <std::ranges::input_range R>
-    requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view> id_set(sorted_unique_t, R&& ids)
-        : id_set(sorted_unique, std::ranges::begin(ids), std::ranges::end(ids)) {}
+    template <detail::id_range R>
+    id_set(sorted_unique_t, R&& ids) : id_set(sorted_unique, std::ranges::begin(ids), std::ranges::end(ids)) {}
 
     template <std::input_iterator I, std::sentinel_for<I> S>
     requires std::convertible_to<std::iter_reference_t<I>, std::string_view> id_set(I first, S last) {
