@@ -295,10 +295,10 @@ public:
     // ---- lookup ---------------------------------------------------------------------------
 
     [[nodiscard]] const_iterator lower_bound(std::string_view id) const noexcept {
-        return at(bound(id_head(id), id));
+        return at(bound(detail::id_head(id), id));
     }
     [[nodiscard]] const_iterator upper_bound(std::string_view id) const noexcept {
-        const std::size_t i = bound(id_head(id), id);
+        const std::size_t i = bound(detail::id_head(id), id);
         return at(i < size() && view(i) == id ? i + 1 : i);
     }
     [[nodiscard]] std::pair<const_iterator, const_iterator> equal_range(std::string_view id) const noexcept {
@@ -306,7 +306,7 @@ public:
         return {first, first != end() && *first == id ? first + 1 : first};
     }
     [[nodiscard]] const_iterator find(std::string_view id) const noexcept {
-        const std::uint64_t head = id_head(id);
+        const std::uint64_t head = detail::id_head(id);
         const std::size_t i = bound(head, id);
         return i < size() && entries_[i].head == head && view(i) == id ? at(i) : end();
     }
@@ -320,7 +320,7 @@ public:
     // ---- modifiers ------------------------------------------------------------------------
 
     std::pair<iterator, bool> insert(std::string_view id) {
-        const std::uint64_t head = id_head(id);
+        const std::uint64_t head = detail::id_head(id);
         const std::size_t i = bound(head, id);
         if (i < size() && entries_[i].head == head && view(i) == id) {
             return {at(i), false};
@@ -331,7 +331,7 @@ public:
     }
     // As insert(id); a hint at the id's place (as std::inserter gives in sorted order) spares the search.
     iterator insert(const_iterator hint, std::string_view id) {
-        const std::uint64_t head = id_head(id);
+        const std::uint64_t head = detail::id_head(id);
         std::size_t i = index(hint);
         if ((i < size() && compare(i, head, id) <= 0) || (i > 0 && compare(i - 1, head, id) >= 0)) {
             return insert(id).first;
@@ -437,10 +437,6 @@ public:
 private:
     friend struct detail::id_set_access;
 
-    static std::uint64_t id_head(std::string_view id) noexcept {
-        return detail::id_head(id);
-    }
-
     [[nodiscard]] std::string_view view(std::size_t i) const noexcept {
         return {chars_.data() + entries_[i].offset, entries_[i].size};
     }
@@ -489,7 +485,7 @@ private:
 
     // Adds an id at the end, whatever its order; normalize() restores the invariant.
     void append(std::string_view id) {
-        entries_.push_back(store(id_head(id), id));
+        entries_.push_back(store(detail::id_head(id), id));
     }
 
     [[nodiscard]] bool less(const entry& a, const entry& b) const noexcept {

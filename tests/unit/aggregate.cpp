@@ -131,9 +131,9 @@ TEST_CASE("regression: aggregating a report with itself, in every form, is the r
 }
 
 TEST_CASE("moved folds equal borrowed ones, whichever share of the ids survives", "[aggregate]") {
-    // The moved fold hands over the survivors' nodes when they are at most half of the smallest
-    // set, and otherwise keeps that set's tree and moves the others out: check both, on more
-    // ranks and ids than the fold keeps on the stack.
+    // The moved fold keeps the smallest set's buffer and drops what does not survive, and unites
+    // the failure sets into the largest moved-in one: check it for every share of survivors, on
+    // more ranks and ids than the fold keeps on the stack.
     const auto ids = [](int from, int to) {
         id_set out;
         for (int i = from; i < to; ++i) {
@@ -147,9 +147,9 @@ TEST_CASE("moved folds equal borrowed ones, whichever share of the ids survives"
         id_set survivors;
     };
     for (const auto& [smallest, other, survivors] : {
-             narrowing{ids(0, 200), ids(0, 200), ids(0, 200)},    // all survive: the tree is kept
+             narrowing{ids(0, 200), ids(0, 200), ids(0, 200)},    // all survive
              narrowing{ids(0, 20), ids(0, 200), ids(0, 20)},      // the smallest set survives whole
-             narrowing{ids(0, 100), ids(90, 200), ids(90, 100)},  // a tenth survives: nodes handed over
+             narrowing{ids(0, 100), ids(90, 200), ids(90, 100)},  // a tenth survives
              narrowing{ids(0, 0), ids(0, 200), ids(0, 0)},        // none
          }) {
         std::vector<ECMooncakeWorkerMetadata> ranks(20, ECMooncakeWorkerMetadata{.loaded = ids(0, 200)});
