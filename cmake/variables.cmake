@@ -8,6 +8,8 @@ option(ECMETA_BUILD_BENCHMARKS "Build the benchmarks (needs Google Benchmark)" O
 option(ECMETA_BUILD_FUZZERS "Build libFuzzer targets (clang only)" OFF)
 option(ECMETA_INSTALL "Generate ecmeta's install rules" ON)
 option(ECMETA_WARNINGS_AS_ERRORS "Warnings are errors in ecmeta's own tests and examples" ${PROJECT_IS_TOP_LEVEL})
+set(ECMETA_SIMDJSON AUTO CACHE STRING "Decode JSON on simdjson: AUTO (when find_package finds it), ON (required), OFF")
+set_property(CACHE ECMETA_SIMDJSON PROPERTY STRINGS AUTO ON OFF)
 set(ECMETA_SANITIZE "" CACHE STRING "Sanitizers for ecmeta's own targets, e.g. address,undefined")
 
 # As a subproject, ecmeta's headers are SYSTEM headers: they never trip the consumer's warnings.

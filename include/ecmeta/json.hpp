@@ -1,4 +1,5 @@
-// ecmeta — the wire forms: canonical JSON (on nlohmann_json), plus MessagePack (msgpack.hpp).
+// ecmeta — the wire forms: canonical JSON (on nlohmann_json; decoded on simdjson when
+// ECMETA_USE_SIMDJSON=1), plus MessagePack (msgpack.hpp).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "detail/decoder.hpp"
+#include "detail/simdjson_reader.hpp"
 #include "detail/writer.hpp"
 #include "error.hpp"
 #include "metadata.hpp"
@@ -136,17 +138,55 @@ requires detail::wire_type<T>
     return out;
 }
 
-// Strict decoding straight into T (no DOM); throws decode_error naming the JSON Pointer.
+namespace detail {
+
+// The reference path, and the one that names every error: nlohmann's SAX parser, no DOM.
 template <class T>
-requires detail::wire_type<T>
-[[nodiscard]] T decode(std::string_view json, const decode_options& options = {}) {
-    detail::check_size(json.size(), options);
+[[nodiscard]] T decode_nlohmann(std::string_view json, const decode_options& options = {}) {
+    check_size(json.size(), options);
     T result{};
-    detail::decoder events{result, options};
-    detail::json_events sax{events};
+    decoder events{result, options};
+    json_events sax{events};
     static_cast<void>(nlohmann::json::sax_parse(json.data(), json.data() + json.size(), &sax));
     return result;
 }
+
+}  // namespace detail
+
+// decode() differs with ECMETA_USE_SIMDJSON, so each build of it lives in its own inline namespace:
+// translation units built with and without simdjson can share a program without an ODR violation.
+#if defined(ECMETA_USE_SIMDJSON) && ECMETA_USE_SIMDJSON
+inline namespace json_simdjson {
+#else
+inline namespace json_nlohmann {
+#endif
+
+// The parser decode() uses in this translation unit: "simdjson" or "nlohmann".
+[[nodiscard]] constexpr std::string_view json_backend() noexcept {
+#if defined(ECMETA_USE_SIMDJSON) && ECMETA_USE_SIMDJSON
+    return "simdjson";
+#else
+    return "nlohmann";
+#endif
+}
+
+// Strict decoding into T; throws decode_error naming the JSON Pointer.
+// On simdjson, whatever it or the schema refuses is decoded again on nlohmann's parser, whose
+// value or error is the answer: the verdict never depends on the backend.
+template <class T>
+requires detail::wire_type<T>
+[[nodiscard]] T decode(std::string_view json, const decode_options& options = {}) {
+#if defined(ECMETA_USE_SIMDJSON) && ECMETA_USE_SIMDJSON
+    detail::check_size(json.size(), options);
+    T result{};
+    if (detail::decode_simdjson(json, options, result)) {
+        return result;
+    }
+#endif
+    return detail::decode_nlohmann<T>(json, options);
+}
+
+}  // namespace json_simdjson / json_nlohmann
 
 // ADL hooks: `nlohmann::json j = spec;` and `j.get<ECMooncakeLoadSpec>()`. nlohmann::ordered_json
 // keeps the declared field order; nlohmann::json sorts keys. from_json applies decode's rules and

@@ -22,7 +22,14 @@ struct decode_options {
     std::size_t max_input_bytes = 0;
     // Refuse keys the schema does not know, instead of ignoring them as Python does.
     bool reject_unknown_keys = false;
+    // Bytes after the input that may be read, never written (a std::string's spare capacity, a
+    // receive buffer's slack). With json_padding or more, the simdjson path parses the input where
+    // it is instead of copying it into a per-thread buffer; nothing else reads them.
+    std::size_t padding = 0;
 };
+
+// What decode_options::padding must reach for JSON to be parsed in place (simdjson's padding).
+inline constexpr std::size_t json_padding = 64;
 
 namespace detail {
 
@@ -315,6 +322,31 @@ public:
         return skip_ == 0 && !stack_.empty() && stack_.back().what == kind::object && stack_.back().pending == nullptr;
     }
     void skipped() { value_done(); }
+
+    // The open array holds n elements: for a reader that has seen them all (a parsed DOM), never
+    // for a length read from the input, which could promise anything.
+    void expect_elements(std::size_t n) {
+        if (skip_ != 0 || stack_.empty()) {
+            return;
+        }
+        const frame& f = stack_.back();
+        switch (f.what) {
+            case kind::extents:
+                static_cast<std::vector<std::int64_t>*>(f.target)->reserve(n);
+                break;
+            case kind::nullable_strings:
+                static_cast<std::vector<std::string>*>(f.target)->reserve(n);
+                break;
+            case kind::objects:
+                f.info->reserve_list(f.target, n);
+                break;
+            case kind::nullable_objects:
+                f.info->reserve_nullable_list(f.target, n);
+                break;
+            default:  // an object, or ids (the reader reserves their bytes too)
+                break;
+        }
+    }
 
     // The id set being filled, when the open array is one: a reader may then append its string
     // elements straight into it with id() (anything else goes through the events, to fail there).

@@ -145,6 +145,8 @@ struct struct_info {
     void (*append_null)(void* vector);      // std::vector<std::optional<S>>: a new nullopt
     void (*clear_list)(void* vector);
     void (*clear_nullable_list)(void* vector);
+    void (*reserve_list)(void* vector, std::size_t n);
+    void (*reserve_nullable_list)(void* vector, std::size_t n);
 };
 
 template <class M>
@@ -215,6 +217,8 @@ struct table {
         [](void* vector) { static_cast<std::vector<std::optional<T>>*>(vector)->emplace_back(); },
         [](void* vector) { static_cast<std::vector<T>*>(vector)->clear(); },
         [](void* vector) { static_cast<std::vector<std::optional<T>>*>(vector)->clear(); },
+        [](void* vector, std::size_t n) { static_cast<std::vector<T>*>(vector)->reserve(n); },
+        [](void* vector, std::size_t n) { static_cast<std::vector<std::optional<T>>*>(vector)->reserve(n); },
     };
 };
 
