@@ -1,9 +1,11 @@
 // What every decoded value must satisfy, whichever form it came from.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,6 +35,27 @@ void check_decoded(const T& x) {
     }
 }
 
+// Calls check.template operator()<T>() for the decodable type that `pick` names.
+template <class Check>
+void with_type(std::uint8_t pick, Check&& check) {
+    switch (pick % 5) {
+        case 0:
+            check.template operator()<ecmeta::ECMooncakeLoadSpec>();
+            break;
+        case 1:
+            check.template operator()<ecmeta::ECMooncakePushSpec>();
+            break;
+        case 2:
+            check.template operator()<ecmeta::ECMooncakeConnectorMetadata>();
+            break;
+        case 3:
+            check.template operator()<ecmeta::ECMooncakeWorkerMetadata>();
+            break;
+        default:
+            check.template operator()<ranks>();
+    }
+}
+
 // The first byte picks the type, the rest is the input; only decode_error may escape a decode.
 template <class Decode>
 void fuzz_all_types(std::span<const std::uint8_t> input, Decode&& decode) {
@@ -40,7 +63,7 @@ void fuzz_all_types(std::span<const std::uint8_t> input, Decode&& decode) {
         return;
     }
     const auto rest = input.subspan(1);
-    const auto attempt = [&]<class T>() {
+    with_type(input[0], [&]<class T>() {
         std::optional<T> x;
         try {
             x.emplace(decode.template operator()<T>(rest));
@@ -49,23 +72,40 @@ void fuzz_all_types(std::span<const std::uint8_t> input, Decode&& decode) {
             return;
         }
         check_decoded(*x);
-    };
-    switch (input[0] % 5) {
-        case 0:
-            attempt.template operator()<ecmeta::ECMooncakeLoadSpec>();
-            break;
-        case 1:
-            attempt.template operator()<ecmeta::ECMooncakePushSpec>();
-            break;
-        case 2:
-            attempt.template operator()<ecmeta::ECMooncakeConnectorMetadata>();
-            break;
-        case 3:
-            attempt.template operator()<ecmeta::ECMooncakeWorkerMetadata>();
-            break;
-        default:
-            attempt.template operator()<ranks>();
+    });
+}
+
+// What one decode gave: a value, or the error's what(), pointer() and offset().
+template <class T>
+struct outcome {
+    std::optional<T> value;
+    std::string what;
+    std::string pointer;
+    std::optional<std::size_t> offset;
+
+    template <class Decode>
+    static outcome of(Decode&& decode) {
+        outcome o;
+        try {
+            o.value.emplace(decode());
+        } catch (const ecmeta::decode_error& e) {
+            o.what = e.what();
+            o.pointer = e.pointer();
+            o.offset = e.offset();
+        }
+        return o;
     }
+
+    bool operator==(const outcome&) const = default;
+};
+
+// decode<T> (simdjson, when this build has it) and the nlohmann path give the same value or the
+// same error, whichever options apply.
+template <class T>
+void check_backends_agree(std::string_view json, const ecmeta::decode_options& options) {
+    const auto fast = outcome<T>::of([&] { return ecmeta::decode<T>(json, options); });
+    const auto reference = outcome<T>::of([&] { return ecmeta::detail::decode_nlohmann<T>(json, options); });
+    ECMETA_FUZZ_CHECK(fast == reference);
 }
 
 }  // namespace ecmeta_fuzz
