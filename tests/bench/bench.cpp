@@ -22,6 +22,11 @@ namespace {
 using ecmeta::ECMooncakeConnectorMetadata;
 using ecmeta::ECMooncakeWorkerMetadata;
 
+// Decode comparators: ecmeta (decode<T>: simdjson in this build when it has it), nlohmann (its
+// reference path), simdjson (its DOM parse alone, of padded bytes: the ceiling), copy (copying the
+// decoded value: the allocations and bytes any decoder's result costs), memcpy (one copy of the
+// input: the floor of anything that reads it), tokenizer (below).
+
 // nlohmann's SAX parser with a handler that does nothing: the ceiling of any nlohmann decoder.
 struct null_sax {
     bool null() { return true; }
@@ -123,6 +128,34 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
     add(decode + "/naive", [json](benchmark::State& state) {
         for (auto _ : state) {
             benchmark::DoNotOptimize(naive::decode<Naive>(json));
+        }
+    });
+    add(decode + "/nlohmann", [json](benchmark::State& state) {
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(ecmeta::detail::decode_nlohmann<T>(json));
+        }
+    });
+#if defined(ECMETA_USE_SIMDJSON) && ECMETA_USE_SIMDJSON
+    add(decode + "/simdjson", [json](benchmark::State& state) {
+        simdjson::dom::parser parser;
+        const simdjson::padded_string padded{json};
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(parser.parse(padded).error());
+        }
+    });
+#endif
+    add(decode + "/copy", [value](benchmark::State& state) {
+        for (auto _ : state) {
+            T copy = value;
+            benchmark::DoNotOptimize(copy);
+        }
+    });
+    add(decode + "/memcpy", [json](benchmark::State& state) {
+        std::string copy(json.size(), '\0');
+        for (auto _ : state) {
+            std::memcpy(copy.data(), json.data(), json.size());
+            benchmark::DoNotOptimize(copy.data());
+            benchmark::ClobberMemory();
         }
     });
     add(decode + "/tokenizer", [json](benchmark::State& state) {
