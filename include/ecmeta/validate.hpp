@@ -11,7 +11,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "detail/schema.hpp"
@@ -312,14 +314,57 @@ inline void check(const ECMooncakeWorkerMetadata& w, std::string_view base, std:
     }
 }
 
+// Where a pointer into a T falls in wire order: per level, a field's declared index or an
+// element's index. Findings sort by it, so they read in the order the wire form holds them.
+template <class T>
+void wire_position(std::string_view pointer, std::vector<std::size_t>& position) {
+    if (pointer.empty()) {
+        return;
+    }
+    const std::size_t end = pointer.find('/', 1);
+    const std::string_view token = pointer.substr(1, end == std::string_view::npos ? end : end - 1);
+    const std::string_view rest = end == std::string_view::npos ? std::string_view{} : pointer.substr(end);
+    if constexpr (is_optional_v<T>) {
+        wire_position<typename T::value_type>(pointer, position);
+    } else if constexpr (described<T>) {
+        std::size_t i = 0;
+        for_each_field<T>([&](const auto& fd) {
+            if (fd.name == token) {  // field names need no RFC 6901 escapes
+                position.push_back(i);
+                wire_position<std::remove_cvref_t<decltype(std::declval<const T&>().*fd.member)>>(rest, position);
+            }
+            ++i;
+        });
+    } else {
+        std::size_t index = 0;
+        std::from_chars(token.data(), token.data() + token.size(), index);
+        position.push_back(index);
+        if constexpr (is_vector<T>::value) {
+            wire_position<typename is_vector<T>::element>(rest, position);
+        }
+    }
+}
+
 }  // namespace detail
 
-// Every finding, in wire order; empty when the value means something the running system accepts.
+// Every finding, in wire order (findings at one place in the order they were found); empty when
+// the value means something the running system accepts.
 template <detail::described T>
 [[nodiscard]] std::vector<problem> validate(const T& value) {
     std::vector<problem> out;
     detail::check(value, "", out);
     detail::check_strings(value, "", out);
+    std::vector<std::pair<std::vector<std::size_t>, problem>> placed;
+    placed.reserve(out.size());
+    for (problem& p : out) {
+        std::vector<std::size_t> position;
+        detail::wire_position<T>(p.pointer, position);
+        placed.emplace_back(std::move(position), std::move(p));
+    }
+    std::stable_sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        out[i] = std::move(placed[i].second);
+    }
     return out;
 }
 

@@ -128,5 +128,39 @@ TEST_CASE("findings are pointed relative to the value, in wire order", "[validat
     l.dtype = "nope";
     l.mm_hash = "\xff";
     const auto ps = ecmeta::validate(ECMooncakeConnectorMetadata{.loads = {good_load(), l}});
-    CHECK(pointers(ps) == std::vector<std::string>{"/loads/1/dtype", "/loads/1/mm_hash"});
+    CHECK(pointers(ps) == std::vector<std::string>{"/loads/1/mm_hash", "/loads/1/dtype"});
+}
+
+TEST_CASE("findings of every kind, in several places, come in the fields' declared order", "[validate]") {
+    auto load = good_load();
+    load.transfer_id = "\xfe";  // UTF-8
+    load.shape = {-1, 2};       // extent
+    load.mm_hash = "";          // empty id
+    auto push = good_push();
+    push.request_id = "\xc0";          // UTF-8, the last field
+    push.consumer_zmq = "tcp://host";  // endpoint
+    push.dtype = "nope";               // dtype
+    push.mm_hash = "a\xff";            // UTF-8, the first field
+    push.transfer_id = "t2";
+    auto twin = good_push();  // transfer_id repeated
+    twin.nbytes = 9;          // nbytes disagrees with shape and dtype
+    const ECMooncakeConnectorMetadata step{.loads = {good_load(), load},
+                                           .pushes = {good_push(), push, twin},
+                                           .freed = std::vector<std::string>{"ok", "\x80"}};
+    CHECK(pointers(ecmeta::validate(step)) == std::vector<std::string>{
+                                                  "/loads/1/mm_hash",
+                                                  "/loads/1/shape/0",
+                                                  "/loads/1/transfer_id",
+                                                  "/pushes/1/mm_hash",
+                                                  "/pushes/1/dtype",
+                                                  "/pushes/1/consumer_zmq",
+                                                  "/pushes/1/request_id",
+                                                  "/pushes/2/nbytes",
+                                                  "/pushes/2/transfer_id",
+                                                  "/freed/1",
+                                              });
+    const ECMooncakeWorkerMetadata report{
+        .loaded = {"a", "b"}, .failed_loads = {"b", "\xff"}, .reclaimed = {"\xfe"}, .failed_saves = {"\xfd"}};
+    CHECK(pointers(ecmeta::validate(report)) ==
+          std::vector<std::string>{"/failed_loads/0", "/failed_loads/1", "/reclaimed/0", "/failed_saves/0"});
 }
