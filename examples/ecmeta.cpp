@@ -20,7 +20,7 @@
 namespace {
 
 constexpr std::string_view usage =
-    R"(usage: ecmeta [--from json|msgpack] [--to json|msgpack] [--strict] [--max-input-bytes N]
+    R"usage(usage: ecmeta [--from json|msgpack] [--to json|msgpack] [--strict] [--max-input-bytes N]
               COMMAND [ARGS]
 
   ecmeta                          demo: one scheduler step, four ranks, the aggregate
@@ -33,8 +33,9 @@ constexpr std::string_view usage =
 
 TYPE is load, push, connector or worker. No FILE, or "-", reads stdin.
 --strict refuses unknown keys; --max-input-bytes refuses longer input before parsing.
-Exit status: 0 success, 1 validation findings, 2 bad input or usage (one line on stderr).
-)";
+Exit status: 0 success, 1 validation findings, 2 bad input or usage (one line on stderr,
+"ecmeta: <pointer>: <what>", where the pointer of the document itself reads "(root)").
+)usage";
 
 struct usage_error : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -73,6 +74,11 @@ std::string one_line(std::string_view text) {
         }
     }
     return out;
+}
+
+// A JSON Pointer as printed: the document root's is the empty string, which reads as nothing.
+std::string where(std::string_view pointer) {
+    return pointer.empty() ? "(root)" : one_line(pointer);
 }
 
 format parse_format(std::string_view flag, std::string_view value) {
@@ -149,7 +155,7 @@ template <class T>
 int validate(const std::string& bytes, const options& o) {
     const auto problems = ecmeta::validate(decode_as<T>(bytes, o));
     for (const auto& p : problems) {
-        std::cout << one_line(p.pointer) << ": " << one_line(p.message) << '\n';
+        std::cout << where(p.pointer) << ": " << one_line(p.message) << '\n';
     }
     return problems.empty() ? 0 : 1;
 }
@@ -322,6 +328,10 @@ int main(int argc, char** argv) {
     int status = 2;
     try {
         status = run(parse_arguments(args));
+    } catch (const ecmeta::decode_error& e) {
+        // what() is "<pointer>: <message>"; print the pointer readably.
+        const std::string_view message = std::string_view{e.what()}.substr(e.pointer().size() + 2);
+        std::cerr << "ecmeta: " << where(e.pointer()) << ": " << one_line(message) << '\n';
     } catch (const std::exception& e) {
         std::cerr << "ecmeta: " << one_line(e.what()) << '\n';
     }

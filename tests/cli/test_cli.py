@@ -37,8 +37,8 @@ def bad(name: str, args: list[str], stdin: bytes, *, pointer: str | None = None,
     rc, out, err = run(*args, stdin=stdin)
     lines = err.splitlines()
     ok = rc == code and out == b"" and len(lines) == 1 and lines[0].startswith("ecmeta: ")
-    if pointer is not None:
-        ok = ok and lines[0].startswith(f"ecmeta: {pointer}: ")
+    if pointer is not None:  # the command names the document root "(root)"
+        ok = ok and lines[0].startswith(f"ecmeta: {pointer or '(root)'}: ")
     check(name, ok, (rc, out, err))
 
 

@@ -131,7 +131,8 @@ def run(binary: str, args: list[str], stdin: str) -> tuple[int, str, str]:
 
 def pointer_of(stderr: str) -> str:
     assert stderr.startswith("ecmeta: ") and stderr.count("\n") == 1, repr(stderr)
-    return stderr[len("ecmeta: "):].split(": ", 1)[0]
+    pointer = stderr[len("ecmeta: "):].split(": ", 1)[0]
+    return "" if pointer == "(root)" else pointer
 
 
 def main() -> int:
