@@ -9,3 +9,8 @@ if(ECMETA_SANITIZE)
                                                           -fno-sanitize-recover=all)
   target_link_options(ecmeta_developer_flags INTERFACE -fsanitize=${ECMETA_SANITIZE})
 endif()
+
+# Catch2 for the tests and the examples, found or fetched once for every directory.
+if(ECMETA_BUILD_TESTS OR ECMETA_BUILD_EXAMPLES)
+  include(cmake/catch2.cmake)
+endif()

@@ -1,17 +1,15 @@
 // A scheduler-side unit test written with ecmeta's test kit: the kind of test a scheduler
 // project keeps next to its own code.
 // SPDX-License-Identifier: Apache-2.0
-#if __has_include(<catch2/catch_test_macros.hpp>)
-#include <catch2/catch_test_macros.hpp>  // Catch2 3: link Catch2::Catch2WithMain
-#else
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>  // Catch2 2: one header, main included
+#define CATCH_CONFIG_MAIN            // Catch2 2: main is here; Catch2 3: link Catch2::Catch2WithMain
+#include <ecmeta/testing/catch.hpp>  // failing REQUIREs print the values as canonical JSON
+#if ECMETA_TESTING_CATCH2_MAJOR >= 3
+#include <catch2/catch_test_macros.hpp>
 #endif
 
 #include <rapidcheck.h>
 
 #include <ecmeta/ecmeta.hpp>
-#include <ecmeta/testing/catch.hpp>       // failing REQUIREs print the values as canonical JSON
 #include <ecmeta/testing/rapidcheck.hpp>  // rc::Arbitrary for the four types, rank_reports()
 
 #include <optional>

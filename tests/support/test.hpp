@@ -1,17 +1,15 @@
 // What every ecmeta test includes: Catch2 (2.x or 3.x), RapidCheck, the test kit, ecmeta.
 #pragma once
 
-#if ECMETA_CATCH2_MAJOR >= 3
+#include <ecmeta/testing/catch.hpp>  // brings Catch2 (2 or 3) and says which: ECMETA_TESTING_CATCH2_MAJOR
+#if ECMETA_TESTING_CATCH2_MAJOR >= 3
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
-#else
-#include <catch2/catch.hpp>
 #endif
 
 #include <rapidcheck.h>
 
 #include <ecmeta/ecmeta.hpp>
-#include <ecmeta/testing/catch.hpp>
 #include <ecmeta/testing/rapidcheck.hpp>
 
 #include <cstdint>
@@ -26,7 +24,7 @@
 namespace ecmeta_test {
 
 // Catch2 3 renamed the substring matcher.
-#if ECMETA_CATCH2_MAJOR >= 3
+#if ECMETA_TESTING_CATCH2_MAJOR >= 3
 using Catch::Matchers::ContainsSubstring;
 #else
 inline auto ContainsSubstring(const std::string& s) {

@@ -122,7 +122,7 @@ TEST_CASE("id_set: erase by id, by position and by range", "[id_set]") {
     CHECK(t.begin() == t.end());
 }
 
-TEST_CASE("id_set: what erase leaves behind is reclaimed; the ids stay right", "[id_set]") {
+TEST_CASE("id_set: what erase leaves behind is reclaimed, and the ids stay right", "[id_set]") {
     id_set s;
     std::set<std::string> model;
     for (int i = 0; i < 200; ++i) {

@@ -5,10 +5,13 @@
 
 #include <string>
 
+// Which Catch2 this is, said once for the kit and for code that includes it: 2 or 3.
 #if __has_include(<catch2/catch_tostring.hpp>)
-#include <catch2/catch_tostring.hpp>  // Catch2 3.x
+#include <catch2/catch_tostring.hpp>
+#define ECMETA_TESTING_CATCH2_MAJOR 3
 #else
-#include <catch2/catch.hpp>  // Catch2 2.x: single header
+#include <catch2/catch.hpp>  // Catch2 2: the single header
+#define ECMETA_TESTING_CATCH2_MAJOR 2
 #endif
 
 #include "../metadata.hpp"
