@@ -3,7 +3,11 @@ include(CMakePackageConfigHelpers)
 set(ecmeta_config_dir "${CMAKE_INSTALL_DATADIR}/cmake/ecmeta")
 
 install(DIRECTORY include/ecmeta DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" COMPONENT ecmeta_Development)
-install(TARGETS ecmeta_core ecmeta_ecmeta ecmeta_testing EXPORT ecmetaTargets)
+set(ecmeta_targets ecmeta_core)
+if(ECMETA_JSON)
+  list(APPEND ecmeta_targets ecmeta_ecmeta ecmeta_testing)
+endif()
+install(TARGETS ${ecmeta_targets} EXPORT ecmetaTargets)
 install(
   EXPORT ecmetaTargets
   NAMESPACE ecmeta::
@@ -17,3 +21,19 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/ecmetaConfigVersion.cmak
                                  ARCH_INDEPENDENT)
 install(FILES "${PROJECT_BINARY_DIR}/ecmetaConfig.cmake" "${PROJECT_BINARY_DIR}/ecmetaConfigVersion.cmake"
         DESTINATION "${ecmeta_config_dir}" COMPONENT ecmeta_Development)
+
+# pkg-config, for Meson and Make: ecmeta.pc carries what ecmeta::ecmeta (or, without JSON, ecmeta::core) needs.
+set(ecmeta_pc_dir "${CMAKE_INSTALL_DATADIR}/pkgconfig")
+file(RELATIVE_PATH ecmeta_pc_to_prefix "/${ecmeta_pc_dir}" "/")
+string(REGEX REPLACE "/$" "" ecmeta_pc_to_prefix "${ecmeta_pc_to_prefix}")
+set(ecmeta_pc_requires "")
+set(ecmeta_pc_cflags "")
+if(ECMETA_JSON)
+  set(ecmeta_pc_requires "nlohmann_json >= 3.11")
+  if(ECMETA_USES_SIMDJSON)
+    string(APPEND ecmeta_pc_requires ", simdjson")
+    set(ecmeta_pc_cflags " -DECMETA_USE_SIMDJSON=1")
+  endif()
+endif()
+configure_file(cmake/ecmeta.pc.in "${PROJECT_BINARY_DIR}/ecmeta.pc" @ONLY)
+install(FILES "${PROJECT_BINARY_DIR}/ecmeta.pc" DESTINATION "${ecmeta_pc_dir}" COMPONENT ecmeta_Development)

@@ -1,9 +1,15 @@
 include(GNUInstallDirs)
 
+option(ECMETA_JSON "The JSON form, ecmeta::ecmeta and ecmeta::testing (need nlohmann_json); OFF: ecmeta::core only" ON)
+set(ECMETA_USES_SIMDJSON OFF)
 # Tests, examples and developer flags only when ecmeta is the project being built, never when a
-# consumer pulls it in with add_subdirectory or FetchContent.
-option(ECMETA_BUILD_TESTS "Build ecmeta's tests" ${PROJECT_IS_TOP_LEVEL})
-option(ECMETA_BUILD_EXAMPLES "Build the ecmeta command and examples" ${PROJECT_IS_TOP_LEVEL})
+# consumer pulls it in with add_subdirectory or FetchContent; they all need the JSON form.
+set(ecmeta_develop OFF)
+if(PROJECT_IS_TOP_LEVEL AND ECMETA_JSON)
+  set(ecmeta_develop ON)
+endif()
+option(ECMETA_BUILD_TESTS "Build ecmeta's tests" ${ecmeta_develop})
+option(ECMETA_BUILD_EXAMPLES "Build the ecmeta command and examples" ${ecmeta_develop})
 option(ECMETA_BUILD_BENCHMARKS "Build the benchmarks (needs Google Benchmark)" OFF)
 option(ECMETA_BUILD_FUZZERS "Build libFuzzer targets (clang only)" OFF)
 option(ECMETA_INSTALL "Generate ecmeta's install rules" ON)
