@@ -1,5 +1,7 @@
-// The laws of the fold (../shared/SEMANTICS.md), stated as RapidCheck properties over reports
-// drawn by the test kit from a shared id pool, so that intersections are not trivially empty.
+// The laws of the fold, stated as RapidCheck properties: an item counts as loaded only when every
+// rank that reported loaded it, and a failure any rank reports is kept; so the fold is
+// commutative, associative and idempotent, and silent ranks are skipped. Reports are drawn by the
+// test kit from a shared id pool, so that intersections are not trivially empty.
 #include "test.hpp"
 #include "wild.hpp"
 

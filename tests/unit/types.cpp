@@ -10,6 +10,12 @@ static_assert(std::is_aggregate_v<ECMooncakePushSpec>);
 static_assert(std::is_aggregate_v<ECMooncakeConnectorMetadata>);
 static_assert(std::is_aggregate_v<ECMooncakeWorkerMetadata>);
 
+TEST_CASE("the headers' ECMETA_VERSION_* are the version CMake's project() declares", "[types]") {
+    CHECK(std::to_string(ECMETA_VERSION_MAJOR) + "." + std::to_string(ECMETA_VERSION_MINOR) + "." +
+              std::to_string(ECMETA_VERSION_PATCH) ==
+          ECMETA_PROJECT_VERSION);
+}
+
 static_assert(ecmeta::connector_metadata<ECMooncakeConnectorMetadata>);
 static_assert(!ecmeta::connector_metadata<ECMooncakeWorkerMetadata>);
 static_assert(ecmeta::connector_worker_metadata<ECMooncakeWorkerMetadata>);
