@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +12,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../error.hpp"
@@ -87,12 +91,31 @@ constexpr const struct_info* root_info() {
     return "any value";
 }
 
+// How many objects and arrays the schema of M nests, M included: the most frames a decoder of M
+// holds open (ignored values take none; they are skipped with a counter).
+template <class M>
+constexpr std::size_t schema_depth() {
+    if constexpr (described<M>) {
+        std::size_t deepest = 0;
+        for_each_field<M>([&](const auto& fd) {
+            deepest = std::max(deepest, schema_depth<std::remove_cvref_t<decltype(std::declval<M&>().*fd.member)>>());
+        });
+        return 1 + deepest;
+    } else if constexpr (is_optional_v<M>) {
+        return schema_depth<typename M::value_type>();
+    } else if constexpr (is_vector<M>::value) {
+        return 1 + schema_depth<typename is_vector<M>::element>();
+    } else {
+        return std::is_same_v<M, id_set> ? 1 : 0;
+    }
+}
+
 class decoder {
 public:
     template <class T>
     decoder(T& root, const decode_options& options)
         : root_{root_kind<T>(), &root, root_info<T>()}, strict_{options.reject_unknown_keys} {
-        stack_.reserve(6);
+        static_assert(schema_depth<T>() <= max_depth, "decoder::max_depth is too small for this schema");
     }
 
     // ---- scalar events --------------------------------------------------------------------
@@ -236,9 +259,8 @@ public:
         }
         frame& f = stack_.back();
         // Canonical input lists fields in declared order: try the one after the last first.
-        const std::size_t first = f.pending_index + 1 < f.info->size ? f.pending_index + 1 : 0;
-        for (std::size_t n = 0; n < f.info->size; ++n) {
-            const std::size_t i = (first + n) % f.info->size;
+        std::size_t i = f.pending_index + 1 < f.info->size ? f.pending_index + 1 : 0;
+        for (std::size_t n = 0; n < f.info->size; ++n, i = i + 1 == f.info->size ? 0 : i + 1) {
             if (f.info->fields[i].name == name) {
                 f.pending = &f.info->fields[i];
                 f.pending_index = i;
@@ -389,6 +411,8 @@ private:
         const struct_info* info;
     };
 
+    static constexpr std::size_t max_depth = 8;
+
     struct frame {
         kind what;  // kind::object, or the kind of list
         void* target;
@@ -457,10 +481,26 @@ private:
         fail("expected " + std::string{describe(expected)} + ", got " + found);
     }
 
+    // The open frames, in place: the schema bounds their number, so decoding allocates none.
+    class frames {
+    public:
+        void push_back(const frame& f) noexcept { at_[size_++] = f; }
+        void pop_back() noexcept { --size_; }
+        [[nodiscard]] frame& back() noexcept { return at_[size_ - 1]; }
+        [[nodiscard]] const frame& back() const noexcept { return at_[size_ - 1]; }
+        [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+        [[nodiscard]] const frame* begin() const noexcept { return at_.data(); }
+        [[nodiscard]] const frame* end() const noexcept { return at_.data() + size_; }
+
+    private:
+        std::array<frame, max_depth> at_{};
+        std::size_t size_ = 0;
+    };
+
     slot root_;
     bool strict_;
     std::size_t skip_ = 0;  // depth inside a value being ignored: a counter, never a stack
-    std::vector<frame> stack_;
+    frames stack_;
 };
 
 }  // namespace detail
