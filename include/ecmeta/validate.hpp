@@ -331,7 +331,7 @@ void wire_position(std::string_view pointer, std::vector<std::size_t>& position)
         for_each_field<T>([&](const auto& fd) {
             if (fd.name == token) {  // field names need no RFC 6901 escapes
                 position.push_back(i);
-                wire_position<std::remove_cvref_t<decltype(std::declval<const T&>().*fd.member)>>(rest, position);
+                wire_position<typename std::remove_cvref_t<decltype(fd)>::member_type>(rest, position);
             }
             ++i;
         });

@@ -98,7 +98,7 @@ constexpr std::size_t schema_depth() {
     if constexpr (described<M>) {
         std::size_t deepest = 0;
         for_each_field<M>([&](const auto& fd) {
-            deepest = std::max(deepest, schema_depth<std::remove_cvref_t<decltype(std::declval<M&>().*fd.member)>>());
+            deepest = std::max(deepest, schema_depth<typename std::remove_cvref_t<decltype(fd)>::member_type>());
         });
         return 1 + deepest;
     } else if constexpr (is_optional_v<M>) {

@@ -20,6 +20,8 @@ namespace ecmeta::detail {
 
 template <class C, class M>
 struct field {
+    using member_type = M;
+
     std::string_view name;
     M C::*member;
     bool required;
