@@ -190,9 +190,8 @@ private:
     void open(std::size_t at, std::uint64_t n, bool map) {
         // Each element needs at least one byte, so a longer promise is a lie told up front.
         if (n > (in_.size() - pos_) / (map ? 2 : 1)) {
-            out_.syntax_error(at, "expected at most " + std::to_string(in_.size() - pos_) +
-                                      " bytes of elements, got a " + (map ? "map" : "array") + " header of " +
-                                      std::to_string(n) + " elements");
+            out_.syntax_error(at, "expected at most " + std::to_string(in_.size() - pos_) + " bytes of elements, got " +
+                                      (map ? "a map" : "an array") + " header of " + std::to_string(n) + " elements");
         }
         map ? out_.start_object() : out_.start_array();
         if (!map && out_.filling_ids() != nullptr) {

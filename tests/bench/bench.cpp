@@ -16,6 +16,13 @@
 #include "allocations.hpp"
 #include "naive.hpp"
 #include "scenarios.hpp"
+#if defined(ECMETA_BENCH_ZMQ)
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "zmq_step.hpp"
+#endif
 
 namespace {
 
@@ -178,6 +185,60 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
     });
 }
 
+#if defined(ECMETA_BENCH_ZMQ)
+// One engine step over ZeroMQ on loopback TCP: the scheduler here, 8 workers as threads. "ecmeta"
+// is the real step (encode the metadata, each worker decodes it, plays its rule and encodes its
+// report, the scheduler decodes 8 and folds); "bare" sends the same bytes and answers with a body
+// of the report's size, with nothing encoded, decoded or folded: ZeroMQ's share alone.
+void zmq_step_scenario(std::size_t loads) {
+    const std::string name = "zmq_step_8x" + std::to_string(loads);
+    for (const bool bare : {false, true}) {
+        add(name + (bare ? "/bare" : "/ecmeta"), [loads, bare](benchmark::State& state) {
+            constexpr std::size_t workers = 8;
+            constexpr auto format = zmq_step::format::msgpack;
+            const zmq_step::connector step = zmq_step::make_step(1, 1, loads);
+            const std::string encoded = zmq_step::encode_body(step, format);
+            zmq::context_t context;
+            zmq_step::scheduler s{context, "tcp://127.0.0.1:*", workers, [](const std::string&) {}};
+            std::atomic<bool> quit{false};
+            std::vector<std::thread> threads;
+            for (std::size_t rank = 0; rank < workers; ++rank) {
+                zmq_step::worker_options o;
+                o.endpoint = s.endpoint();
+                o.rank = rank;
+                if (bare) {
+                    o.bare_reply = zmq_step::encode_body(*zmq_step::play(step, rank), format);
+                }
+                threads.emplace_back([&context, &quit, o] { zmq_step::run_worker(context, o, &quit); });
+            }
+            if (!s.wait_for_workers(zmq_step::clock::now() + std::chrono::seconds{10})) {
+                state.SkipWithError("workers did not connect");
+            }
+            std::vector<double> round_trips;
+            std::uint64_t number = 0;
+            for (auto _ : state) {
+                const std::string body = bare ? encoded : zmq_step::encode_body(step, format);
+                const zmq_step::step_result r = s.run_step(++number, body, format, std::chrono::seconds{10}, !bare);
+                if (std::ranges::count(r.answered, true) != workers || (!bare && !r.aggregate)) {
+                    state.SkipWithError("a worker did not answer");
+                    break;
+                }
+                round_trips.push_back(std::chrono::duration<double, std::nano>(r.round_trip).count());
+            }
+            quit = true;
+            for (std::thread& t : threads) {
+                t.join();
+            }
+            std::ranges::sort(round_trips);
+            if (!round_trips.empty()) {
+                state.counters["p99_ns"] =
+                    round_trips[static_cast<std::size_t>(0.99 * static_cast<double>(round_trips.size() - 1))];
+            }
+        });
+    }
+}
+#endif
+
 void write(const std::filesystem::path& file, const std::string& text) {
     std::ofstream(file, std::ios::binary) << text;
 }
@@ -221,6 +282,11 @@ int main(int argc, char** argv) {
     for (const std::size_t m : {16, 10000}) {
         codec_scenarios<ECMooncakeWorkerMetadata, naive::WorkerMetadata>("worker", m, ecmeta_bench::worker(m));
     }
+#if defined(ECMETA_BENCH_ZMQ)
+    for (const std::size_t loads : {16, 1000}) {
+        zmq_step_scenario(loads);
+    }
+#endif
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -1,0 +1,129 @@
+// ecmeta-scheduler: sends each engine step's connector metadata to every worker, folds their
+// reports with ecmeta::aggregate under a per-step deadline, and prints the round-trip latency.
+// SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <iomanip>
+#include <iostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zmq_step.hpp"
+
+namespace {
+
+constexpr std::string_view usage =
+    R"usage(usage: ecmeta-scheduler [--bind ENDPOINT] [--workers W] [--steps N] [--loads L]
+                        [--deadline-ms D] [--format msgpack|json] [--seed S]
+                        [--interval-ms I] [--startup-ms T] [--quiet]
+
+Binds a ROUTER socket (default tcp://127.0.0.1:5555; "tcp://127.0.0.1:*" picks a free port),
+waits up to T ms (default 5000) for ranks 0..W-1 (default 2) to say hello, then runs N steps
+(default 10) of L loads (default 16), L/4 pushes and L/8 freed ids, drawn from seed S. A rank
+that does not answer within D ms (default 1000) counts as silent for that step. I ms (default 0)
+pass between steps. Prints "listening on ENDPOINT", one line per step (--quiet leaves out the
+aggregate), and the latency at the end; what it drops goes to stderr, one line each.
+)usage";
+
+std::string ranks_where(const std::vector<bool>& flags, bool value) {
+    std::string out;
+    for (std::size_t r = 0; r < flags.size(); ++r) {
+        if (flags[r] == value) {
+            out += (out.empty() ? "" : ",") + std::to_string(r);
+        }
+    }
+    return out.empty() ? "-" : out;
+}
+
+double ms(zmq_step::clock::duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const zmq_step::options o{std::span<char* const>{argv + 1, static_cast<std::size_t>(argc - 1)},
+                                  {"--bind", "--workers", "--steps", "--loads", "--deadline-ms", "--format", "--seed",
+                                   "--interval-ms", "--startup-ms"},
+                                  {"--quiet", "--help"}};
+        if (o.has("--help")) {
+            std::cout << usage;
+            return 0;
+        }
+        const std::size_t workers = o.number("--workers", 2);
+        const std::uint64_t steps = o.number("--steps", 10);
+        const std::size_t loads = o.number("--loads", 16);
+        const std::chrono::milliseconds deadline{o.number("--deadline-ms", 1000)};
+        const std::chrono::milliseconds interval{o.number("--interval-ms", 0)};
+        const std::chrono::milliseconds startup{o.number("--startup-ms", 5000)};
+        const zmq_step::format f = o.wire_format("--format");
+        const std::uint64_t seed = o.number("--seed", 1);
+        const bool quiet = o.has("--quiet");
+        if (workers == 0 || workers > 4096) {
+            throw std::invalid_argument("--workers takes 1 to 4096");
+        }
+
+        zmq::context_t context;
+        zmq_step::scheduler s{context, o.text("--bind", "tcp://127.0.0.1:5555"), workers,
+                              [](const std::string& line) { std::cerr << "ecmeta-scheduler: " << line << '\n'; }};
+        std::cout << "listening on " << s.endpoint() << std::endl;  // flushed: a test waits for it
+        if (!s.wait_for_workers(zmq_step::clock::now() + startup)) {
+            std::cerr << "ecmeta-scheduler: not every rank said hello within " << startup.count()
+                      << " ms; starting without the others\n";
+        }
+
+        std::vector<double> latencies;
+        std::vector<std::vector<std::uint64_t>> silent_steps(workers);
+        for (std::uint64_t step = 1; step <= steps; ++step) {
+            const std::string body = zmq_step::encode_body(zmq_step::make_step(seed, step, loads), f);
+            const zmq_step::step_result r = s.run_step(step, body, f, deadline);
+            latencies.push_back(ms(r.round_trip));
+            std::vector<bool> reported(workers);
+            std::vector<bool> none(workers);
+            for (std::size_t rank = 0; rank < workers; ++rank) {
+                reported[rank] = r.reports[rank].has_value();
+                none[rank] = r.answered[rank] && !reported[rank];
+                if (!r.answered[rank]) {
+                    silent_steps[rank].push_back(step);
+                }
+            }
+            std::cout << "step " << step << " reported " << ranks_where(reported, true) << " none "
+                      << ranks_where(none, true) << " silent " << ranks_where(r.answered, false) << " round_trip_ms "
+                      << std::fixed << std::setprecision(3) << ms(r.round_trip);
+            if (!quiet) {
+                std::cout << " aggregate " << (r.aggregate ? ecmeta::encode(*r.aggregate) : "null");
+            }
+            std::cout << std::endl;
+            if (interval.count() > 0 && step < steps) {
+                std::this_thread::sleep_for(interval);
+            }
+        }
+        s.stop();
+
+        std::ranges::sort(latencies);
+        const auto at = [&](double q) {
+            return latencies.empty()
+                       ? 0.0
+                       : latencies[static_cast<std::size_t>(q * static_cast<double>(latencies.size() - 1))];
+        };
+        std::cout << "round trip over " << steps << " steps of " << workers << " workers x " << loads << " loads: p50 "
+                  << at(0.5) << " ms, p99 " << at(0.99) << " ms, max " << at(1.0) << " ms\n";
+        for (std::size_t rank = 0; rank < workers; ++rank) {
+            if (const auto& silent = silent_steps[rank]; !silent.empty()) {
+                std::cout << "rank " << rank << " silent in " << silent.size() << " of " << steps << " steps (first "
+                          << silent.front() << ", last " << silent.back() << ")\n";
+            }
+        }
+        return 0;
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ecmeta-scheduler: " << e.what() << " (see --help)\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "ecmeta-scheduler: " << e.what() << '\n';
+        return 2;
+    }
+}

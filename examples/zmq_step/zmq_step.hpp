@@ -1,0 +1,500 @@
+// One engine step over ZeroMQ: the protocol of README § "The engine step over ZeroMQ", the
+// worker's deterministic rule, and the two ends (scheduler and worker) that ecmeta-scheduler,
+// ecmeta-worker and the bench share. Frames are ASCII words, decimal numbers and encoded bodies.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <optional>
+#include <random>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <zmq.hpp>
+#include <zmq_addon.hpp>
+
+#include <ecmeta/json.hpp>
+
+namespace zmq_step {
+
+using clock = std::chrono::steady_clock;
+using report = ecmeta::ECMooncakeWorkerMetadata;
+using connector = ecmeta::ECMooncakeConnectorMetadata;
+
+enum class format { msgpack, json };
+
+[[nodiscard]] inline std::string_view name(format f) {
+    return f == format::json ? "json" : "msgpack";
+}
+
+[[nodiscard]] inline std::optional<format> parse_format(std::string_view s) {
+    if (s == "msgpack") {
+        return format::msgpack;
+    }
+    if (s == "json") {
+        return format::json;
+    }
+    return std::nullopt;
+}
+
+// A decimal number, all of the text and nothing else.
+[[nodiscard]] inline std::optional<std::uint64_t> parse_number(std::string_view s) {
+    std::uint64_t n = 0;
+    const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (s.empty() || error != std::errc{} || end != s.data() + s.size()) {
+        return std::nullopt;
+    }
+    return n;
+}
+
+template <class T>
+[[nodiscard]] std::string encode_body(const T& value, format f) {
+    if (f == format::json) {
+        return ecmeta::encode(value);
+    }
+    const std::vector<std::uint8_t> bytes = ecmeta::encode_msgpack(value);
+    return {bytes.begin(), bytes.end()};
+}
+
+// Bodies come from other processes: a size limit, and decode_error for anything else wrong.
+inline constexpr ecmeta::decode_options wire_limits{.max_input_bytes = std::size_t{64} << 20U};
+
+template <class T>
+[[nodiscard]] T decode_body(const zmq::message_t& body, format f) {
+    if (f == format::json) {
+        return ecmeta::decode<T>(body.to_string_view(), wire_limits);
+    }
+    return ecmeta::decode_msgpack<T>({body.data<std::uint8_t>(), body.size()}, wire_limits);
+}
+
+// ---- the programs' options: "--name value", "--name=value" and bare switches ---------------
+
+class options {
+public:
+    options(std::span<char* const> args, std::initializer_list<std::string_view> valued,
+            std::initializer_list<std::string_view> switches) {
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            std::string_view a = args[i];
+            std::optional<std::string> value;
+            if (const auto eq = a.find('='); a.starts_with("--") && eq != std::string_view::npos) {
+                value = std::string{a.substr(eq + 1)};
+                a = a.substr(0, eq);
+            }
+            if (std::ranges::find(switches, a) != switches.end() && !value) {
+                values_.emplace_back(a, "");
+            } else if (std::ranges::find(valued, a) != valued.end()) {
+                if (!value && i + 1 == args.size()) {
+                    throw std::invalid_argument(std::string{a} + " needs a value");
+                }
+                values_.emplace_back(a, value ? *value : std::string{args[++i]});
+            } else {
+                throw std::invalid_argument("unknown option " + std::string{a});
+            }
+        }
+    }
+
+    [[nodiscard]] bool has(std::string_view name) const {
+        return std::ranges::any_of(values_, [&](const auto& v) { return v.first == name; });
+    }
+
+    // The last value given for `name`, or `fallback`.
+    [[nodiscard]] std::string text(std::string_view name, std::string fallback) const {
+        std::string last = std::move(fallback);
+        for (const auto& [key, value] : values_) {
+            if (key == name) {
+                last = value;
+            }
+        }
+        return last;
+    }
+
+    [[nodiscard]] std::uint64_t number(std::string_view name, std::uint64_t fallback) const {
+        if (!has(name)) {
+            return fallback;
+        }
+        const std::string value = text(name, "");
+        const std::optional<std::uint64_t> n = parse_number(value);
+        if (!n) {
+            throw std::invalid_argument(std::string{name} + " takes a non-negative integer, got \"" + value + "\"");
+        }
+        return *n;
+    }
+
+    [[nodiscard]] format wire_format(std::string_view name) const {
+        const std::string value = text(name, "msgpack");
+        const std::optional<format> f = parse_format(value);
+        if (!f) {
+            throw std::invalid_argument(std::string{name} + " takes msgpack or json, got \"" + value + "\"");
+        }
+        return *f;
+    }
+
+private:
+    std::vector<std::pair<std::string, std::string>> values_;
+};
+
+// ---- the worker's part: a rule of the ids alone, so any run is reproducible -----------------
+
+// FNV-1a of the id, then mixed with the rank (splitmix64's finalizer).
+[[nodiscard]] inline std::uint64_t mix(std::string_view id, std::uint64_t rank) noexcept {
+    std::uint64_t h = 0xcbf29ce484222325U;
+    for (const char c : id) {
+        h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3U;
+    }
+    h ^= rank * 0x9e3779b97f4a7c15U;
+    h = (h ^ (h >> 30U)) * 0xbf58476d1ce4e5b9U;
+    h = (h ^ (h >> 27U)) * 0x94d049bb133111ebU;
+    return h ^ (h >> 31U);
+}
+
+// What rank `rank` reports for a step: a local load always lands; of the others one in 16 fails
+// and one in 16 is still in flight (in neither set); a freed id is reclaimed one time in 4; a
+// push is still saving one time in 2 and fails one time in 32 (by its request id). An idle step
+// (no loads, no pushes, no freed ids) has nothing to report.
+[[nodiscard]] inline std::optional<report> play(const connector& step, std::uint64_t rank) {
+    const bool idle = step.loads.empty() && step.pushes.empty() && (!step.freed || step.freed->empty());
+    if (idle) {
+        return std::nullopt;
+    }
+    std::vector<std::string_view> loaded;
+    std::vector<std::string_view> failed;
+    std::vector<std::string_view> reclaimed;
+    std::vector<std::string_view> failed_saves;
+    loaded.reserve(step.loads.size());
+    for (const ecmeta::ECMooncakeLoadSpec& load : step.loads) {
+        const std::uint64_t roll = mix(load.mm_hash, rank) % 16;
+        if (load.local || roll > 1) {
+            loaded.push_back(load.mm_hash);
+        } else if (roll == 0) {
+            failed.push_back(load.mm_hash);
+        }
+    }
+    for (const std::string& id : step.freed ? std::span{*step.freed} : std::span<const std::string>{}) {
+        if (mix(id, rank) % 4 == 0) {
+            reclaimed.push_back(id);
+        }
+    }
+    bool pending = false;
+    for (const ecmeta::ECMooncakePushSpec& push : step.pushes) {
+        const std::uint64_t roll = mix(push.mm_hash, rank);
+        pending = pending || roll % 2 == 0;
+        if (roll % 32 == 1) {
+            failed_saves.push_back(push.request_id);
+        }
+    }
+    return report{.loaded = ecmeta::id_set(loaded),
+                  .failed_loads = ecmeta::id_set(failed),
+                  .reclaimed = ecmeta::id_set(reclaimed),
+                  .pending_saves = pending,
+                  .failed_saves = ecmeta::id_set(failed_saves)};
+}
+
+// ---- the scheduler's part: one step's metadata from a seed -----------------------------------
+
+[[nodiscard]] inline connector make_step(std::uint64_t seed, std::uint64_t step, std::size_t loads) {
+    std::mt19937_64 rng{seed * 0x9e3779b97f4a7c15U + step};
+    const auto hex = [&](std::size_t n) {
+        std::string s(n, '0');
+        for (char& c : s) {
+            c = "0123456789abcdef"[rng() % 16];
+        }
+        return s;
+    };
+    connector m;
+    m.loads.reserve(loads);
+    for (std::size_t i = 0; i < loads; ++i) {
+        m.loads.push_back({.mm_hash = hex(64),
+                           .nbytes = 1024ULL * 3584 * 2,
+                           .shape = {1024, 3584},
+                           .dtype = "bfloat16",
+                           .transfer_id = hex(32),
+                           .local = rng() % 4 == 0});
+    }
+    for (std::size_t i = 0; i < (loads + 3) / 4; ++i) {
+        m.pushes.push_back({.mm_hash = hex(64),
+                            .nbytes = 1024ULL * 3584 * 2,
+                            .shape = {1024, 3584},
+                            .dtype = "bfloat16",
+                            .consumer_zmq = "tcp://10.0.0." + std::to_string(rng() % 250) + ":19019",
+                            .transfer_id = hex(32),
+                            .request_id = "req-" + std::to_string(rng() % 100000)});
+    }
+    m.freed.emplace();
+    for (std::size_t i = 0; i < loads / 8; ++i) {
+        m.freed->push_back(hex(64));
+    }
+    return m;
+}
+
+// ---- the scheduler ------------------------------------------------------------------------
+
+struct step_result {
+    std::uint64_t step = 0;
+    std::vector<std::optional<report>> reports;  // by rank; nullopt: silent, or nothing to report
+    std::vector<bool> answered;                  // by rank: a valid reply came in time ("none" too)
+    std::optional<report> aggregate;             // nullopt when no rank reported
+    clock::duration round_trip{};                // from the first send to the last reply, or the deadline
+};
+
+// Binds a ROUTER socket; workers connect a DEALER each and say hello with their rank. A step goes
+// to every rank that said hello; replies are matched by step number and by the peer that said
+// hello for the rank, so nothing late, misdirected or malformed is ever folded.
+class scheduler {
+public:
+    using logger = std::function<void(const std::string&)>;
+
+    scheduler(zmq::context_t& context, const std::string& endpoint, std::size_t workers, logger log)
+        : socket_{context, zmq::socket_type::router}, peers_(workers), log_{std::move(log)} {
+        socket_.set(zmq::sockopt::linger, 0);
+        socket_.set(zmq::sockopt::router_mandatory, 1);  // a send to a vanished peer fails, not queues
+        socket_.bind(endpoint);
+    }
+
+    [[nodiscard]] std::string endpoint() const { return socket_.get(zmq::sockopt::last_endpoint); }
+
+    // Waits until every rank said hello, or the deadline; true if all did.
+    bool wait_for_workers(clock::time_point deadline) {
+        while (!all_connected() && clock::now() < deadline) {
+            receive_until(deadline, [&] { return all_connected(); });
+        }
+        return all_connected();
+    }
+
+    // One step: `body` (the connector metadata, encoded as `f`) to every connected rank, then
+    // replies until each has answered or `deadline` has passed since the first send. `fold`
+    // false leaves the reports undecoded (the bench's bare round trip).
+    step_result run_step(std::uint64_t step, const std::string& body, format f, clock::duration deadline,
+                         bool fold = true) {
+        step_ = step;
+        fold_ = fold;
+        current_ = step_result{};
+        current_.step = step;
+        current_.reports.resize(peers_.size());
+        current_.answered.resize(peers_.size());
+        waiting_ = 0;
+        const std::string number = std::to_string(step);
+        const clock::time_point start = clock::now();
+        for (std::size_t rank = 0; rank < peers_.size(); ++rank) {
+            if (peers_[rank].empty()) {
+                continue;
+            }
+            std::array<zmq::const_buffer, 5> frames{zmq::buffer(peers_[rank]), zmq::str_buffer("step"),
+                                                    zmq::buffer(number), zmq::buffer(name(f)), zmq::buffer(body)};
+            try {
+                if (zmq::send_multipart(socket_, frames, zmq::send_flags::dontwait)) {
+                    ++waiting_;
+                    waiting_for_[rank] = true;
+                    continue;
+                }
+            } catch (const zmq::error_t&) {  // EHOSTUNREACH: the peer is gone
+            }
+            log_("rank " + std::to_string(rank) + ": unreachable, forgotten until it says hello again");
+            peers_[rank].clear();
+        }
+        const clock::time_point until = start + deadline;
+        receive_until(until, [&] { return waiting_ == 0; });
+        current_.round_trip = clock::now() - start;
+        for (std::size_t rank = 0; rank < peers_.size(); ++rank) {
+            waiting_for_[rank] = false;
+        }
+        if (fold) {
+            current_.aggregate = ecmeta::aggregate(current_.reports);
+        }
+        return std::move(current_);
+    }
+
+    // Tells every connected worker to exit.
+    void stop() {
+        for (const std::string& peer : peers_) {
+            if (!peer.empty()) {
+                std::array<zmq::const_buffer, 2> frames{zmq::buffer(peer), zmq::str_buffer("stop")};
+                try {
+                    static_cast<void>(zmq::send_multipart(socket_, frames, zmq::send_flags::dontwait));
+                } catch (const zmq::error_t&) {
+                }
+            }
+        }
+    }
+
+    [[nodiscard]] bool connected(std::size_t rank) const { return !peers_[rank].empty(); }
+
+private:
+    [[nodiscard]] bool all_connected() const {
+        return std::ranges::none_of(peers_, [](const std::string& p) { return p.empty(); });
+    }
+
+    template <class Done>
+    void receive_until(clock::time_point until, Done done) {
+        std::vector<zmq::message_t> frames;
+        while (!done()) {
+            const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - clock::now());
+            if (left.count() <= 0) {
+                return;
+            }
+            zmq::pollitem_t item{socket_.handle(), 0, ZMQ_POLLIN, 0};
+            if (zmq::poll(&item, 1, left) == 0) {
+                continue;
+            }
+            frames.clear();
+            while (zmq::recv_multipart(socket_, std::back_inserter(frames), zmq::recv_flags::dontwait)) {
+                handle(frames);
+                frames.clear();
+            }
+        }
+    }
+
+    void handle(const std::vector<zmq::message_t>& frames) {
+        const std::string_view kind = frames.size() > 1 ? frames[1].to_string_view() : "";
+        if (kind == "hello" && frames.size() == 3) {
+            const std::optional<std::uint64_t> rank = parse_number(frames[2].to_string_view());
+            if (!rank || *rank >= peers_.size()) {
+                log_("a peer said hello with rank \"" + frames[2].to_string() + "\", not one of 0.." +
+                     std::to_string(peers_.size() - 1) + ": ignored");
+                return;
+            }
+            const bool again = !peers_[*rank].empty();
+            peers_[*rank] = frames[0].to_string();  // the latest hello wins: a restarted worker takes over
+            log_("rank " + std::to_string(*rank) + (again ? ": said hello again" : ": connected"));
+            return;
+        }
+        const bool reply = (kind == "report" && frames.size() == 6) || (kind == "none" && frames.size() == 4);
+        if (!reply) {
+            log_("a message of " + std::to_string(frames.size()) + " frames starting \"" +
+                 std::string{kind.substr(0, 16)} + "\" is not hello, report or none: dropped");
+            return;
+        }
+        const std::optional<std::uint64_t> step = parse_number(frames[2].to_string_view());
+        const std::optional<std::uint64_t> rank = parse_number(frames[3].to_string_view());
+        if (!rank || *rank >= peers_.size() || peers_[*rank] != frames[0].to_string_view()) {
+            log_("a reply claiming rank \"" + frames[3].to_string() +
+                 "\" from a peer that did not say hello as it: dropped");
+            return;
+        }
+        const std::string who = "rank " + std::to_string(*rank);
+        if (!step || *step != step_ || !waiting_for_[*rank]) {
+            log_(who + ": reply for step " + frames[2].to_string() + " dropped (step " + std::to_string(step_) +
+                 (step && *step == step_ ? " already answered or not asked)" : " is running)"));
+            return;
+        }
+        waiting_for_[*rank] = false;
+        --waiting_;
+        if (kind == "none") {
+            current_.answered[*rank] = true;
+            return;
+        }
+        const std::optional<format> f = parse_format(frames[4].to_string_view());
+        if (!f) {
+            log_(who + " step " + std::to_string(step_) + ": format \"" + frames[4].to_string() +
+                 "\" is not msgpack or json: counted silent");
+            return;
+        }
+        if (!fold_) {
+            current_.answered[*rank] = true;
+            return;
+        }
+        try {
+            current_.reports[*rank] = decode_body<report>(frames[5], *f);
+            current_.answered[*rank] = true;
+        } catch (const ecmeta::decode_error& e) {
+            const std::string_view what =
+                std::string_view{e.what()}.substr(e.pointer().size() + 2);  // past "<pointer>: "
+            log_(who + " step " + std::to_string(step_) + ": bad report, decode_error at " +
+                 (e.pointer().empty() ? std::string{"(root)"} : e.pointer()) + ": " + std::string{what} +
+                 "; counted silent");
+        }
+    }
+
+    zmq::socket_t socket_;
+    std::vector<std::string> peers_;  // by rank: the routing id of the peer that said hello, or empty
+    std::vector<bool> waiting_for_ = std::vector<bool>(peers_.size());
+    std::size_t waiting_ = 0;
+    std::uint64_t step_ = 0;
+    bool fold_ = true;
+    step_result current_;
+    logger log_;
+};
+
+// ---- the worker ---------------------------------------------------------------------------
+
+struct worker_options {
+    std::string endpoint;
+    std::uint64_t rank = 0;
+    format reply_format = format::msgpack;
+    std::chrono::milliseconds slow{0};      // wait this long before each reply
+    bool silent = false;                    // say hello, then never reply
+    std::chrono::milliseconds idle{0};      // exit after this long without a message (0: never)
+    std::optional<std::string> bare_reply;  // the bench's bare round trip: this body, no decoding
+};
+
+// Connects, says hello, then answers every step until "stop" (returns 0), the idle limit
+// (returns 1), or `quit` turns true.
+inline int run_worker(zmq::context_t& context, const worker_options& o, const std::atomic<bool>* quit = nullptr) {
+    zmq::socket_t socket{context, zmq::socket_type::dealer};
+    socket.set(zmq::sockopt::linger, 0);
+    socket.connect(o.endpoint);
+    const std::string rank = std::to_string(o.rank);
+    std::array<zmq::const_buffer, 2> hello{zmq::str_buffer("hello"), zmq::buffer(rank)};
+    zmq::send_multipart(socket, hello);
+    clock::time_point heard = clock::now();
+    std::vector<zmq::message_t> frames;
+    while (quit == nullptr || !quit->load()) {
+        zmq::pollitem_t item{socket.handle(), 0, ZMQ_POLLIN, 0};
+        if (zmq::poll(&item, 1, std::chrono::milliseconds{50}) == 0) {
+            if (o.idle.count() > 0 && clock::now() - heard > o.idle) {
+                return 1;
+            }
+            continue;
+        }
+        frames.clear();
+        if (!zmq::recv_multipart(socket, std::back_inserter(frames))) {
+            continue;
+        }
+        heard = clock::now();
+        const std::string_view kind = frames.empty() ? "" : frames[0].to_string_view();
+        if (kind == "stop") {
+            return 0;
+        }
+        if (kind != "step" || frames.size() != 4 || o.silent) {
+            continue;
+        }
+        const std::optional<format> f = parse_format(frames[2].to_string_view());
+        std::optional<std::string> body = o.bare_reply;
+        if (!body && f) {
+            try {
+                if (const std::optional<report> mine = play(decode_body<connector>(frames[3], *f), o.rank)) {
+                    body = encode_body(*mine, o.reply_format);
+                }
+            } catch (const ecmeta::decode_error&) {
+                continue;  // a step this worker cannot read: it stays silent, as a crashed rank would
+            }
+        }
+        if (o.slow.count() > 0) {
+            std::this_thread::sleep_for(o.slow);
+        }
+        if (body) {
+            std::array<zmq::const_buffer, 5> reply{zmq::str_buffer("report"),
+                                                   zmq::buffer(frames[1].data(), frames[1].size()), zmq::buffer(rank),
+                                                   zmq::buffer(name(o.reply_format)), zmq::buffer(*body)};
+            zmq::send_multipart(socket, reply);
+        } else {
+            std::array<zmq::const_buffer, 3> none{zmq::str_buffer("none"),
+                                                  zmq::buffer(frames[1].data(), frames[1].size()), zmq::buffer(rank)};
+            zmq::send_multipart(socket, none);
+        }
+    }
+    return 0;
+}
+
+}  // namespace zmq_step
