@@ -36,13 +36,15 @@ int main(int argc, char** argv) {
         if (!o.has("--connect") || !o.has("--rank")) {
             throw std::invalid_argument("--connect and --rank are required");
         }
-        const zmq_step::worker_options w{.endpoint = o.text("--connect", ""),
-                                         .rank = o.number("--rank", 0),
-                                         .reply_format = o.wire_format("--format"),
-                                         .slow = std::chrono::milliseconds{o.number("--slow-ms", 0)},
-                                         .silent = o.has("--silent"),
-                                         .idle = std::chrono::milliseconds{o.number("--idle-ms", 0)},
-                                         .bare_reply = std::nullopt};
+        const zmq_step::worker_options w{
+            .endpoint = o.text("--connect", ""),
+            .rank = o.number("--rank", 0),
+            .reply_format = o.wire_format("--format"),
+            .slow = std::chrono::milliseconds{o.number("--slow-ms", 0)},
+            .silent = o.has("--silent"),
+            .idle = std::chrono::milliseconds{o.number("--idle-ms", 0)},
+            .bare_reply = std::nullopt,
+            .log = [](const std::string& line) { std::cerr << "ecmeta-worker: " << line << '\n'; }};
         zmq::context_t context;
         return zmq_step::run_worker(context, w);
     } catch (const std::invalid_argument& e) {

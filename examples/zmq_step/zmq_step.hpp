@@ -10,6 +10,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <optional>
@@ -147,16 +148,23 @@ private:
 
 // ---- the worker's part: a rule of the ids alone, so any run is reproducible -----------------
 
-// FNV-1a of the id, then mixed with the rank (splitmix64's finalizer).
+// A hash of the id and the rank, eight bytes at a time (splitmix64's finalizer per word).
 [[nodiscard]] inline std::uint64_t mix(std::string_view id, std::uint64_t rank) noexcept {
-    std::uint64_t h = 0xcbf29ce484222325U;
-    for (const char c : id) {
-        h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3U;
+    const auto finish = [](std::uint64_t h) {
+        h = (h ^ (h >> 30U)) * 0xbf58476d1ce4e5b9U;
+        h = (h ^ (h >> 27U)) * 0x94d049bb133111ebU;
+        return h ^ (h >> 31U);
+    };
+    std::uint64_t h = (rank + 1) * 0x9e3779b97f4a7c15U ^ id.size();
+    std::size_t i = 0;
+    for (; i + 8 <= id.size(); i += 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, id.data() + i, sizeof word);
+        h = finish(h ^ word);
     }
-    h ^= rank * 0x9e3779b97f4a7c15U;
-    h = (h ^ (h >> 30U)) * 0xbf58476d1ce4e5b9U;
-    h = (h ^ (h >> 27U)) * 0x94d049bb133111ebU;
-    return h ^ (h >> 31U);
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, id.data() + i, id.size() - i);
+    return finish(h ^ tail);
 }
 
 // What rank `rank` reports for a step: a local load always lands; of the others one in 16 fails
@@ -296,12 +304,13 @@ public:
                 if (zmq::send_multipart(socket_, frames, zmq::send_flags::dontwait)) {
                     ++waiting_;
                     waiting_for_[rank] = true;
-                    continue;
+                } else {  // EAGAIN: its queue is full (it is far behind), but it is there
+                    log_("rank " + std::to_string(rank) + ": its queue is full, step " + number + " not sent");
                 }
             } catch (const zmq::error_t&) {  // EHOSTUNREACH: the peer is gone
+                log_("rank " + std::to_string(rank) + ": unreachable, forgotten until it says hello again");
+                peers_[rank].clear();
             }
-            log_("rank " + std::to_string(rank) + ": unreachable, forgotten until it says hello again");
-            peers_[rank].clear();
         }
         const clock::time_point until = start + deadline;
         receive_until(until, [&] { return waiting_ == 0; });
@@ -436,6 +445,7 @@ struct worker_options {
     bool silent = false;                    // say hello, then never reply
     std::chrono::milliseconds idle{0};      // exit after this long without a message (0: never)
     std::optional<std::string> bare_reply;  // the bench's bare round trip: this body, no decoding
+    std::function<void(const std::string&)> log = [](const std::string&) {};  // one line per step not answered
 };
 
 // Connects, says hello, then answers every step until "stop" (returns 0), the idle limit
@@ -469,15 +479,22 @@ inline int run_worker(zmq::context_t& context, const worker_options& o, const st
         if (kind != "step" || frames.size() != 4 || o.silent) {
             continue;
         }
+        // A step this worker cannot read gets no answer: it stays silent, as a crashed rank would.
         const std::optional<format> f = parse_format(frames[2].to_string_view());
         std::optional<std::string> body = o.bare_reply;
-        if (!body && f) {
+        if (!body) {
+            if (!f) {
+                o.log("step " + frames[1].to_string() + ": format \"" + frames[2].to_string() +
+                      "\" is not msgpack or json; not answered");
+                continue;
+            }
             try {
                 if (const std::optional<report> mine = play(decode_body<connector>(frames[3], *f), o.rank)) {
                     body = encode_body(*mine, o.reply_format);
                 }
-            } catch (const ecmeta::decode_error&) {
-                continue;  // a step this worker cannot read: it stays silent, as a crashed rank would
+            } catch (const ecmeta::decode_error& e) {
+                o.log("step " + frames[1].to_string() + ": " + e.what() + "; not answered");
+                continue;
             }
         }
         if (o.slow.count() > 0) {

@@ -209,8 +209,23 @@ def python_scheduler(progs: Programs, until: float) -> None:
             seen["loaded"] += bool(expected.loaded)
         ranks_json = "[" + ",".join(canonical_or_null(r) for r in replies) + "]"
         folds.append((step, ranks_json, canonical_or_null(expected)))
+    # Steps a worker cannot read go unanswered, and the next one is answered as usual.
+    unreadable = [(b"msgpack", encode(random_step(rng, pool), "msgpack")[:-2]), (b"yaml", b"loads: []")]
+    for number, (fmt, body) in enumerate(unreadable, start=steps + 1):
+        for rank in range(workers):
+            router.send_multipart([peers[rank], b"step", str(number).encode(), fmt, body])
+    check(router.poll(300) == 0, "a worker answered a step it cannot read")
+    for rank in range(workers):
+        router.send_multipart([peers[rank], b"step", str(steps + 3).encode(), b"json", b"{}"])
+    for _ in range(workers):
+        check(router.poll(5000) != 0, "a worker did not answer after the unreadable steps")
+        check(router.recv_multipart()[1:3] == [b"none", str(steps + 3).encode()], "an idle step is answered none")
     for rank in range(workers):
         router.send_multipart([peers[rank], b"stop"])
+    for w in progs.children:
+        _, err = w.communicate(timeout=max(1.0, until - time.monotonic()))
+        check(w.returncode == 0 and f"step {steps + 1}: " in err and f'step {steps + 2}: format "yaml"' in err,
+              f"a worker's exit status {w.returncode}, or its log of the unreadable steps: {err!r}")
 
     for step, ranks_json, expected in folds:
         got = subprocess.run([progs.a.cli, "aggregate"], input=ranks_json, capture_output=True, text=True,
@@ -285,13 +300,20 @@ def python_worker(progs: Programs, until: float) -> None:
 
 # ---- faults -------------------------------------------------------------------------------
 
-def killed_worker(progs: Programs, until: float) -> None:
-    p, endpoint = progs.scheduler("--workers", "3", "--steps", "30", "--interval-ms", "40", "--deadline-ms", "300",
-                                  "--quiet")
+def kill_rank_1_after_step_5(progs: Programs, workers: int, steps: int, until: float) -> tuple[Run, str]:
+    """A scheduler of 40 ms steps with C++ workers, rank 1 killed (SIGKILL) once step 5 is out."""
+    p, endpoint = progs.scheduler("--workers", str(workers), "--steps", str(steps), "--interval-ms", "40",
+                                  "--deadline-ms", "300", "--quiet")
     run = Run(p)
-    victims = [progs.worker(endpoint, rank) for rank in range(3)]
+    victims = [progs.worker(endpoint, rank) for rank in range(workers)]
     run.wait_for_step(5, until)
     victims[1].send_signal(signal.SIGKILL)
+    victims[1].wait()
+    return run, endpoint
+
+
+def killed_worker(progs: Programs, until: float) -> None:
+    run, _ = kill_rank_1_after_step_5(progs, 3, 30, until)
     run.finish(until)
     check(len(run.steps) == 30, f"{len(run.steps)} steps")
     check(all(s["silent"] == set() for s in run.steps[:5]), "silence before the kill")
@@ -370,13 +392,7 @@ def slow_worker(progs: Programs, until: float) -> None:
 
 
 def restart(progs: Programs, until: float) -> None:
-    p, endpoint = progs.scheduler("--workers", "2", "--steps", "60", "--interval-ms", "40", "--deadline-ms", "300",
-                                  "--quiet")
-    run = Run(p)
-    first = [progs.worker(endpoint, rank) for rank in range(2)]
-    run.wait_for_step(5, until)
-    first[1].send_signal(signal.SIGKILL)
-    first[1].wait()
+    run, endpoint = kill_rank_1_after_step_5(progs, 2, 60, until)
     run.wait_for_step(12, until)
     restarted_at = len(run.steps)
     progs.worker(endpoint, 1)

@@ -162,3 +162,29 @@ TEST_CASE("max_input_bytes refuses long input before parsing it", "[decode]") {
     CHECK_THAT(error_of<ECMooncakeWorkerMetadata>("{ }", {.max_input_bytes = 2}),
                ContainsSubstring("expected at most 2 bytes, got 3 bytes"));
 }
+
+TEST_CASE("a key names a field only when every byte matches", "[decode]") {
+    // Names of 5 to 13 bytes: the word-at-a-time comparison's every branch.
+    for (const std::string_view name : {"loaded", "failed_loads", "reclaimed", "pending_saves", "failed_saves"}) {
+        const std::string valid = "{\"" + std::string{name} + "\":" + (name == "pending_saves" ? "true" : "[]") + "}";
+        CHECK_NOTHROW(ecmeta::decode<ECMooncakeWorkerMetadata>(valid, {.reject_unknown_keys = true}));
+        std::vector<std::string> near{std::string{name.substr(1)}, std::string{name} + "x",
+                                      std::string{name.substr(0, name.size() - 1)}};
+        for (std::size_t i = 0; i < name.size(); ++i) {
+            std::string changed{name};
+            changed[i] ^= 0x20;
+            near.push_back(changed);
+        }
+        for (const std::string& key : near) {
+            INFO(key);
+            CHECK_THAT(error_of<ECMooncakeWorkerMetadata>("{\"" + key + "\":1}", {.reject_unknown_keys = true}),
+                       ContainsSubstring("unknown key"));
+        }
+    }
+    ECMETA_PROP("same_name is string equality", [] {
+        const std::string alphabet("ab\0\xff", 4);  // few letters: equal lengths often differ in one byte
+        const auto a = *rc::gen::container<std::string>(rc::gen::elementOf(alphabet));
+        const auto b = *rc::gen::oneOf(rc::gen::just(a), rc::gen::container<std::string>(rc::gen::elementOf(alphabet)));
+        RC_ASSERT(ecmeta::detail::same_name(a, b) == (a == b));
+    });
+}

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -108,6 +109,31 @@ constexpr std::size_t schema_depth() {
     } else {
         return std::is_same_v<M, id_set> ? 1 : 0;
     }
+}
+
+// Field names are short: compared a word at a time, inline, where string_view's == calls memcmp.
+[[nodiscard]] inline bool same_name(std::string_view a, std::string_view b) noexcept {
+    const std::size_t n = a.size();
+    if (n != b.size()) {
+        return false;
+    }
+    const auto word = [](const char* p, auto w) {
+        std::memcpy(&w, p, sizeof w);
+        return w;
+    };
+    if (n >= 8) {
+        for (std::size_t i = 0; i + 8 < n; i += 8) {
+            if (word(a.data() + i, std::uint64_t{}) != word(b.data() + i, std::uint64_t{})) {
+                return false;
+            }
+        }
+        return word(a.data() + n - 8, std::uint64_t{}) == word(b.data() + n - 8, std::uint64_t{});
+    }
+    if (n >= 4) {  // two overlapping 4-byte words
+        return word(a.data(), std::uint32_t{}) == word(b.data(), std::uint32_t{}) &&
+               word(a.data() + n - 4, std::uint32_t{}) == word(b.data() + n - 4, std::uint32_t{});
+    }
+    return a == b;
 }
 
 class decoder {
@@ -261,7 +287,7 @@ public:
         // Canonical input lists fields in declared order: try the one after the last first.
         std::size_t i = f.pending_index + 1 < f.info->size ? f.pending_index + 1 : 0;
         for (std::size_t n = 0; n < f.info->size; ++n, i = i + 1 == f.info->size ? 0 : i + 1) {
-            if (f.info->fields[i].name == name) {
+            if (same_name(f.info->fields[i].name, name)) {
                 f.pending = &f.info->fields[i];
                 f.pending_index = i;
                 f.seen |= std::uint32_t{1} << i;
