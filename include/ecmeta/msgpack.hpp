@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -202,46 +203,61 @@ private:
         open_.push_back(container{n, map, map});
     }
 
-    // An id set's n elements in one go: their sizes first, so that the set allocates once for the
-    // bytes actually present, then each string straight into the set.
+    // The string header at `at` (at < input size): how many length bytes follow it, and the
+    // string's length; nullopt when that byte starts no string or its length bytes run past the end.
+    struct string_header {
+        std::size_t width;
+        std::size_t length;
+    };
+    [[nodiscard]] std::optional<string_header> string_at(std::size_t at) const noexcept {
+        const std::uint8_t b = in_[at];
+        if (b >= 0xA0 && b <= 0xBF) {
+            return string_header{0, b & 0x1FU};
+        }
+        if (b < 0xD9 || b > 0xDB) {
+            return std::nullopt;
+        }
+        const std::size_t width = std::size_t{1} << (b - 0xD9U);
+        if (width >= in_.size() - at) {
+            return std::nullopt;
+        }
+        std::size_t length = 0;
+        for (std::size_t k = 1; k <= width; ++k) {
+            length = (length << 8U) | in_[at + k];
+        }
+        return string_header{width, length};
+    }
+
+    // An id set's n elements in one go. First the run of elements that are whole strings, and
+    // their bytes, so that the set allocates once for what is actually present; then that run
+    // straight into the set, with no bounds check left to make; then any other element through
+    // value(), to fail at its own pointer.
     void ids(std::uint64_t n) {
         id_set& set = *out_.filling_ids();
         std::size_t bytes = 0;
         std::size_t at = pos_;
         std::uint64_t strings = 0;
         for (; strings < n && at < in_.size(); ++strings) {
-            const std::uint8_t b = in_[at];
-            const std::size_t width = b >= 0xA0 && b <= 0xBF   ? 0
-                                      : b >= 0xD9 && b <= 0xDB ? std::size_t{1} << (b - 0xD9U)
-                                                               : 9;
-            if (width == 9 || width >= in_.size() - at) {
-                break;  // not a string, or a truncated one: the element loop below says which
-            }
-            std::size_t len = b & 0x1FU;
-            if (width != 0) {
-                len = 0;
-                for (std::size_t k = 1; k <= width; ++k) {
-                    len = (len << 8U) | in_[at + k];
-                }
-            }
-            if (len > in_.size() - at - 1 - width) {
+            const std::optional<string_header> h = string_at(at);
+            if (!h || h->length > in_.size() - at - 1 - h->width) {
                 break;
             }
-            bytes += len;
-            at += 1 + width + len;
+            bytes += h->length;
+            at += 1 + h->width + h->length;
         }
         id_set_access::reserve(set, static_cast<std::size_t>(strings), bytes);
-        for (std::uint64_t i = 0; i < n; ++i) {
-            const std::uint8_t b = pos_ < in_.size() ? in_[pos_] : 0;
-            if (b >= 0xA0 && b <= 0xBF) {
-                ++pos_;
-                out_.id(text(b & 0x1FU));
-            } else if (b >= 0xD9 && b <= 0xDB) {
-                ++pos_;
-                out_.id(text(uint(std::size_t{1} << (b - 0xD9U))));
-            } else {
-                value();  // not a string: the decoder reports it at this element's pointer
+        for (std::uint64_t i = 0; i < strings; ++i) {
+            const string_header h = *string_at(pos_);
+            pos_ += 1 + h.width;
+            const std::string_view s{reinterpret_cast<const char*>(in_.data() + pos_), h.length};
+            if (!is_utf8(s)) {
+                out_.syntax_error(pos_, "expected a UTF-8 string, got invalid UTF-8");
             }
+            pos_ += h.length;
+            out_.id(s);
+        }
+        for (std::uint64_t i = strings; i < n; ++i) {
+            value();
         }
     }
 
@@ -321,7 +337,8 @@ private:
     std::span<const std::uint8_t> in_;
     decoder& out_;
     std::size_t pos_ = 0;
-    std::vector<container> open_;  // only as deep as the schema: deeper values are skipped
+    // Each open container is one of the decoder's open frames (deeper values are skipped whole).
+    fixed_stack<container, decoder::max_depth> open_;
 };
 
 inline void check_size(std::size_t size, const decode_options& options) {

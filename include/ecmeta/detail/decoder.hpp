@@ -111,6 +111,23 @@ constexpr std::size_t schema_depth() {
     }
 }
 
+// A stack of at most N elements, in place.
+template <class T, std::size_t N>
+class fixed_stack {
+public:
+    void push_back(const T& v) noexcept { at_[size_++] = v; }
+    void pop_back() noexcept { --size_; }
+    [[nodiscard]] T& back() noexcept { return at_[size_ - 1]; }
+    [[nodiscard]] const T& back() const noexcept { return at_[size_ - 1]; }
+    [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+    [[nodiscard]] const T* begin() const noexcept { return at_.data(); }
+    [[nodiscard]] const T* end() const noexcept { return at_.data() + size_; }
+
+private:
+    std::array<T, N> at_{};
+    std::size_t size_ = 0;
+};
+
 // Field names are short: compared a word at a time, inline, where string_view's == calls memcmp.
 [[nodiscard]] inline bool same_name(std::string_view a, std::string_view b) noexcept {
     const std::size_t n = a.size();
@@ -138,6 +155,9 @@ constexpr std::size_t schema_depth() {
 
 class decoder {
 public:
+    // The most objects and arrays a decoder holds open (checked against each schema at compile time).
+    static constexpr std::size_t max_depth = 8;
+
     template <class T>
     decoder(T& root, const decode_options& options)
         : root_{root_kind<T>(), &root, root_info<T>()}, strict_{options.reject_unknown_keys} {
@@ -437,8 +457,6 @@ private:
         const struct_info* info;
     };
 
-    static constexpr std::size_t max_depth = 8;
-
     struct frame {
         kind what;  // kind::object, or the kind of list
         void* target;
@@ -507,26 +525,10 @@ private:
         fail("expected " + std::string{describe(expected)} + ", got " + found);
     }
 
-    // The open frames, in place: the schema bounds their number, so decoding allocates none.
-    class frames {
-    public:
-        void push_back(const frame& f) noexcept { at_[size_++] = f; }
-        void pop_back() noexcept { --size_; }
-        [[nodiscard]] frame& back() noexcept { return at_[size_ - 1]; }
-        [[nodiscard]] const frame& back() const noexcept { return at_[size_ - 1]; }
-        [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
-        [[nodiscard]] const frame* begin() const noexcept { return at_.data(); }
-        [[nodiscard]] const frame* end() const noexcept { return at_.data() + size_; }
-
-    private:
-        std::array<frame, max_depth> at_{};
-        std::size_t size_ = 0;
-    };
-
     slot root_;
     bool strict_;
-    std::size_t skip_ = 0;  // depth inside a value being ignored: a counter, never a stack
-    frames stack_;
+    std::size_t skip_ = 0;                 // depth inside a value being ignored: a counter, never a stack
+    fixed_stack<frame, max_depth> stack_;  // the schema bounds the open frames: no allocation
 };
 
 }  // namespace detail
