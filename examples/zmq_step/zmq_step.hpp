@@ -274,9 +274,7 @@ public:
 
     // Waits until every rank said hello, or the deadline; true if all did.
     bool wait_for_workers(clock::time_point deadline) {
-        while (!all_connected() && clock::now() < deadline) {
-            receive_until(deadline, [&] { return all_connected(); });
-        }
+        receive_until(deadline, [&] { return all_connected(); });
         return all_connected();
     }
 
@@ -336,8 +334,6 @@ public:
             }
         }
     }
-
-    [[nodiscard]] bool connected(std::size_t rank) const { return !peers_[rank].empty(); }
 
 private:
     [[nodiscard]] bool all_connected() const {
