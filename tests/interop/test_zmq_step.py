@@ -384,6 +384,7 @@ def slow_worker(progs: Programs, until: float) -> None:
     progs.worker(endpoint, 0)
     progs.worker(endpoint, 1, "--slow-ms", "250")
     run.finish(until)
+    check(len(run.steps) == steps, f"{len(run.steps)} steps")
     check(all(s["silent"] == {1} and 0 in s["reported"] | s["none"] for s in run.steps),
           f"the slow rank is silent every step, the other folded: {run.steps}")
     late = [l for l in run.stderr.splitlines() if re.search(r"rank 1: reply for step \d+ dropped", l)]
