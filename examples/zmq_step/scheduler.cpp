@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
             std::vector<bool> reported(workers);
             std::vector<bool> none(workers);
             for (std::size_t rank = 0; rank < workers; ++rank) {
-                reported[rank] = r.reports[rank].has_value();
+                reported[rank] = r.reported[rank];
                 none[rank] = r.answered[rank] && !reported[rank];
                 if (!r.answered[rank]) {
                     silent_steps[rank].push_back(step);

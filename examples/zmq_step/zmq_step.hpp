@@ -15,6 +15,7 @@
 #include <initializer_list>
 #include <optional>
 #include <random>
+#include <ranges>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -72,12 +73,14 @@ template <class T>
 // Bodies come from other processes: a size limit, and decode_error for anything else wrong.
 inline constexpr ecmeta::decode_options wire_limits{.max_input_bytes = std::size_t{64} << 20U};
 
+// Into a value that is decoded into every step, so that it keeps its storage.
 template <class T>
-[[nodiscard]] T decode_body(const zmq::message_t& body, format f) {
+void decode_body_into(const zmq::message_t& body, format f, T& out) {
     if (f == format::json) {
-        return ecmeta::decode<T>(body.to_string_view(), wire_limits);
+        ecmeta::decode_into(body.to_string_view(), out, wire_limits);
+    } else {
+        ecmeta::decode_msgpack_into({body.data<std::uint8_t>(), body.size()}, out, wire_limits);
     }
-    return ecmeta::decode_msgpack<T>({body.data<std::uint8_t>(), body.size()}, wire_limits);
 }
 
 // ---- the programs' options: "--name value", "--name=value" and bare switches ---------------
@@ -250,10 +253,10 @@ private:
 
 struct step_result {
     std::uint64_t step = 0;
-    std::vector<std::optional<report>> reports;  // by rank; nullopt: silent, or nothing to report
-    std::vector<bool> answered;                  // by rank: a valid reply came in time ("none" too)
-    std::optional<report> aggregate;             // nullopt when no rank reported
-    clock::duration round_trip{};                // from the first send to the last reply, or the deadline
+    std::vector<bool> reported;       // by rank: a valid report came in time
+    std::vector<bool> answered;       // by rank: a valid reply came in time ("none" too)
+    std::optional<report> aggregate;  // nullopt when no rank reported
+    clock::duration round_trip{};     // from the first send to the last reply, or the deadline
 };
 
 // Binds a ROUTER socket; workers connect a DEALER each and say hello with their rank. A step goes
@@ -264,7 +267,7 @@ public:
     using logger = std::function<void(const std::string&)>;
 
     scheduler(zmq::context_t& context, const std::string& endpoint, std::size_t workers, logger log)
-        : socket_{context, zmq::socket_type::router}, peers_(workers), log_{std::move(log)} {
+        : socket_{context, zmq::socket_type::router}, peers_(workers), decoded_(workers), log_{std::move(log)} {
         socket_.set(zmq::sockopt::linger, 0);
         socket_.set(zmq::sockopt::router_mandatory, 1);  // a send to a vanished peer fails, not queues
         socket_.bind(endpoint);
@@ -287,7 +290,7 @@ public:
         fold_ = fold;
         current_ = step_result{};
         current_.step = step;
-        current_.reports.resize(peers_.size());
+        current_.reported.resize(peers_.size());
         current_.answered.resize(peers_.size());
         waiting_ = 0;
         const std::string number = std::to_string(step);
@@ -316,8 +319,11 @@ public:
         for (std::size_t rank = 0; rank < peers_.size(); ++rank) {
             waiting_for_[rank] = false;
         }
-        if (fold) {
-            current_.aggregate = ecmeta::aggregate(current_.reports);
+        if (fold) {  // by const reference: each rank's value stays for its next report
+            current_.aggregate = ecmeta::aggregate(
+                std::views::iota(std::size_t{0}, peers_.size()) |
+                std::views::filter([&](std::size_t rank) { return current_.reported[rank]; }) |
+                std::views::transform([&](std::size_t rank) -> const report& { return decoded_[rank]; }));
         }
         return std::move(current_);
     }
@@ -410,7 +416,8 @@ private:
             return;
         }
         try {
-            current_.reports[*rank] = decode_body<report>(frames[5], *f);
+            decode_body_into(frames[5], *f, decoded_[*rank]);
+            current_.reported[*rank] = true;
             current_.answered[*rank] = true;
         } catch (const ecmeta::decode_error& e) {
             const std::string_view what =
@@ -423,6 +430,7 @@ private:
 
     zmq::socket_t socket_;
     std::vector<std::string> peers_;  // by rank: the routing id of the peer that said hello, or empty
+    std::vector<report> decoded_;     // by rank: its last report, decoded into again every step
     std::vector<bool> waiting_for_ = std::vector<bool>(peers_.size());
     std::size_t waiting_ = 0;
     std::uint64_t step_ = 0;
@@ -455,6 +463,7 @@ inline int run_worker(zmq::context_t& context, const worker_options& o, const st
     zmq::send_multipart(socket, hello);
     clock::time_point heard = clock::now();
     std::vector<zmq::message_t> frames;
+    connector step;  // every step is decoded into this one value
     while (quit == nullptr || !quit->load()) {
         zmq::pollitem_t item{socket.handle(), 0, ZMQ_POLLIN, 0};
         if (zmq::poll(&item, 1, std::chrono::milliseconds{50}) == 0) {
@@ -485,7 +494,8 @@ inline int run_worker(zmq::context_t& context, const worker_options& o, const st
                 continue;
             }
             try {
-                if (const std::optional<report> mine = play(decode_body<connector>(frames[3], *f), o.rank)) {
+                decode_body_into(frames[3], *f, step);
+                if (const std::optional<report> mine = play(step, o.rank)) {
                     body = encode_body(*mine, o.reply_format);
                 }
             } catch (const ecmeta::decode_error& e) {

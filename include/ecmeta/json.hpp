@@ -141,13 +141,19 @@ requires detail::wire_type<T>
 namespace detail {
 
 // The reference path, and the one that names every error: nlohmann's SAX parser, no DOM.
+// Decodes into `out` in place; when it throws, `out` is half-written and the caller resets it.
+template <class T>
+void decode_nlohmann_into(std::string_view json, T& out, const decode_options& options) {
+    decoder events{out, options};
+    json_events sax{events};
+    static_cast<void>(nlohmann::json::sax_parse(json.data(), json.data() + json.size(), &sax));
+}
+
 template <class T>
 [[nodiscard]] T decode_nlohmann(std::string_view json, const decode_options& options = {}) {
     check_size(json.size(), options);
     T result{};
-    decoder events{result, options};
-    json_events sax{events};
-    static_cast<void>(nlohmann::json::sax_parse(json.data(), json.data() + json.size(), &sax));
+    decode_nlohmann_into(json, result, options);
     return result;
 }
 
@@ -170,20 +176,32 @@ inline namespace json_nlohmann {
 #endif
 }
 
-// Strict decoding into T; throws decode_error naming the JSON Pointer.
+// Strict decoding into `out`, an engine's message of every step: its strings, lists and id sets
+// keep their storage, and a field the input leaves out takes its default. Throws decode_error
+// naming the JSON Pointer, and then leaves `out == T{}` (its storage kept), never half-written.
 // On simdjson, whatever it or the schema refuses is decoded again on nlohmann's parser, whose
 // value or error is the answer: the verdict never depends on the backend.
 template <class T>
 requires detail::wire_type<T>
-[[nodiscard]] T decode(std::string_view json, const decode_options& options = {}) {
+void decode_into(std::string_view json, T& out, const decode_options& options = {}) {
+    detail::into(out, [&] {
+        detail::check_size(json.size(), options);
 #if defined(ECMETA_USE_SIMDJSON) && ECMETA_USE_SIMDJSON
-    detail::check_size(json.size(), options);
-    T result{};
-    if (detail::decode_simdjson(json, options, result)) {
-        return result;
-    }
+        if (detail::decode_simdjson(json, options, out)) {
+            return;
+        }
 #endif
-    return detail::decode_nlohmann<T>(json, options);
+        detail::decode_nlohmann_into(json, out, options);
+    });
+}
+
+// Strict decoding into a fresh T: decode_into on T{}.
+template <class T>
+requires detail::wire_type<T>
+[[nodiscard]] T decode(std::string_view json, const decode_options& options = {}) {
+    T result{};
+    decode_into(json, result, options);
+    return result;
 }
 
 }  // namespace json_simdjson / json_nlohmann

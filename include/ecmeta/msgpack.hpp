@@ -364,14 +364,24 @@ requires detail::wire_type<T>
     return out;
 }
 
-// Strict decoding by the same rules as decode<T>; throws decode_error.
+// Strict decoding into `out` by the same rules as decode_into: storage reused, left-out fields
+// defaulted; throws decode_error and then leaves `out == T{}`.
+template <class T>
+requires detail::wire_type<T>
+void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, const decode_options& options = {}) {
+    detail::into(out, [&] {
+        detail::check_size(bytes.size(), options);
+        detail::decoder events{out, options};
+        detail::msgpack_reader{bytes, events}.run();
+    });
+}
+
+// Strict decoding into a fresh T: decode_msgpack_into on T{}.
 template <class T>
 requires detail::wire_type<T>
 [[nodiscard]] T decode_msgpack(std::span<const std::uint8_t> bytes, const decode_options& options = {}) {
-    detail::check_size(bytes.size(), options);
     T result{};
-    detail::decoder events{result, options};
-    detail::msgpack_reader{bytes, events}.run();
+    decode_msgpack_into(bytes, result, options);
     return result;
 }
 

@@ -54,9 +54,9 @@ struct null_sax {
 // Heap allocations of one call of f (which must do the same work every time).
 template <class F>
 double allocs_of(F&& f) {
-    const std::size_t before = ecmeta_bench::allocations();
+    const std::size_t before = ecmeta_support::allocations();
     f();
-    return static_cast<double>(ecmeta_bench::allocations() - before);
+    return static_cast<double>(ecmeta_support::allocations() - before);
 }
 
 naive::WorkerMetadata to_naive(const ECMooncakeWorkerMetadata& w) {
@@ -130,6 +130,25 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
     add(decode + "/msgpack", [packed](benchmark::State& state) {
         for (auto _ : state) {
             benchmark::DoNotOptimize(ecmeta::decode_msgpack<T>(packed));
+        }
+    });
+    // Into a value warmed on the same input, as an engine decodes each step's message.
+    add(decode + "/ecmeta_reuse", [json](benchmark::State& state) {
+        T out{};
+        ecmeta::decode_into(json, out);
+        state.counters["allocs_reuse"] = allocs_of([&] { ecmeta::decode_into(json, out); });
+        for (auto _ : state) {
+            ecmeta::decode_into(json, out);
+            benchmark::DoNotOptimize(out);
+        }
+    });
+    add(decode + "/msgpack_reuse", [packed](benchmark::State& state) {
+        T out{};
+        ecmeta::decode_msgpack_into(packed, out);
+        state.counters["allocs_reuse"] = allocs_of([&] { ecmeta::decode_msgpack_into(packed, out); });
+        for (auto _ : state) {
+            ecmeta::decode_msgpack_into(packed, out);
+            benchmark::DoNotOptimize(out);
         }
     });
     add(decode + "/naive", [json](benchmark::State& state) {

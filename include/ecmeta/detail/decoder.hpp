@@ -178,7 +178,7 @@ public:
                 static_cast<std::optional<std::vector<std::string>>*>(s.target)->reset();
                 break;
             case kind::nullable_object_item:
-                s.info->append_null(s.target);
+                s.info->null_item(s.target, s.index);
                 break;
             default:
                 mismatch(s.what, "null");
@@ -259,7 +259,11 @@ public:
                 id_set_access::append(*static_cast<id_set*>(s.target), value);
                 break;
             case kind::string_item:
-                static_cast<std::vector<std::string>*>(s.target)->emplace_back(value);
+                if (auto& list = *static_cast<std::vector<std::string>*>(s.target); s.index < list.size()) {
+                    list[s.index].assign(value);
+                } else {
+                    list.emplace_back(value);
+                }
                 break;
             default:
                 mismatch(s.what, "string");
@@ -284,14 +288,13 @@ public:
                 skip_ = 1;
                 return;
             case kind::object:
-                s.info->reset(s.target);
                 target = s.target;
                 break;
             case kind::object_item:
-                target = s.info->append(s.target);
+                target = s.info->item(s.target, s.index);
                 break;
             case kind::nullable_object_item:
-                target = s.info->append_engaged(s.target);
+                target = s.info->engaged_item(s.target, s.index);
                 break;
             default:
                 mismatch(s.what, "object");
@@ -335,6 +338,7 @@ public:
             throw decode_error(std::move(where),
                                "expected " + std::string{describe(fd.what)} + ", got nothing (required key missing)");
         }
+        f.info->defaults(f.target, f.seen);  // what the input left out, as T{} has it
         stack_.pop_back();
         value_done();
     }
@@ -357,14 +361,15 @@ public:
                 static_cast<id_set*>(target)->clear();
                 break;
             case kind::nullable_strings:
-                target = &static_cast<std::optional<std::vector<std::string>>*>(target)->emplace();
+                if (auto& list = *static_cast<std::optional<std::vector<std::string>>*>(target); list) {
+                    target = &*list;  // its strings are overwritten in place, then it is cut to length
+                } else {
+                    target = &list.emplace();
+                }
                 break;
             case kind::objects:
-                s.info->clear_list(target);
-                break;
             case kind::nullable_objects:
-                s.info->clear_nullable_list(target);
-                break;
+                break;  // elements are overwritten in place, then the list is cut to length
             default:
                 mismatch(s.what, "array");
         }
@@ -376,8 +381,21 @@ public:
             leave_skipped();
             return;
         }
-        if (const frame& f = stack_.back(); f.what == kind::ids) {
-            id_set_access::finish(*static_cast<id_set*>(f.target));
+        switch (const frame& f = stack_.back(); f.what) {
+            case kind::ids:
+                id_set_access::finish(*static_cast<id_set*>(f.target));
+                break;
+            case kind::nullable_strings:
+                static_cast<std::vector<std::string>*>(f.target)->resize(f.count);
+                break;
+            case kind::objects:
+                f.info->truncate(f.target, f.count);
+                break;
+            case kind::nullable_objects:
+                f.info->truncate_nullable(f.target, f.count);
+                break;
+            default:
+                break;
         }
         stack_.pop_back();
         value_done();
@@ -455,6 +473,7 @@ private:
         kind what;
         void* target;
         const struct_info* info;
+        std::size_t index = 0;  // list items: the element's position
     };
 
     struct frame {
@@ -483,11 +502,11 @@ private:
             case kind::ids:
                 return {kind::id, f.target, nullptr};
             case kind::nullable_strings:
-                return {kind::string_item, f.target, nullptr};
+                return {kind::string_item, f.target, nullptr, f.count};
             case kind::objects:
-                return {kind::object_item, f.target, f.info};
+                return {kind::object_item, f.target, f.info, f.count};
             default:
-                return {kind::nullable_object_item, f.target, f.info};
+                return {kind::nullable_object_item, f.target, f.info, f.count};
         }
     }
 
@@ -530,6 +549,18 @@ private:
     std::size_t skip_ = 0;                 // depth inside a value being ignored: a counter, never a stack
     fixed_stack<frame, max_depth> stack_;  // the schema bounds the open frames: no allocation
 };
+
+// Runs decode() into `out` and, if it throws, gives `out` T{}'s value (keeping its storage)
+// before the error goes on: decode_into never leaves a half-written or stale value.
+template <class T, class Decode>
+void into(T& out, Decode&& decode) {
+    try {
+        decode();
+    } catch (...) {
+        reset_in_place(out);
+        throw;
+    }
+}
 
 }  // namespace detail
 }  // namespace ecmeta

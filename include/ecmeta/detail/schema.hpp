@@ -141,15 +141,35 @@ struct struct_info {
     const field_info* fields;
     std::size_t size;
     std::uint32_t required;  // bit i: fields[i] must be present
-    void (*reset)(void* object);
-    void* (*append)(void* vector);          // std::vector<S>: a new default element
-    void* (*append_engaged)(void* vector);  // std::vector<std::optional<S>>: a new engaged element
-    void (*append_null)(void* vector);      // std::vector<std::optional<S>>: a new nullopt
-    void (*clear_list)(void* vector);
-    void (*clear_nullable_list)(void* vector);
+    // Decoding into a value that already holds one: what was not read goes back to its default,
+    // and list elements are overwritten in place, keeping their storage, before any is appended.
+    void (*defaults)(void* object, std::uint32_t seen);      // fields not in `seen` to default
+    void* (*item)(void* vector, std::size_t i);              // std::vector<S>: element i, reused or new
+    void* (*engaged_item)(void* vector, std::size_t i);      // std::vector<std::optional<S>>: likewise, engaged
+    void (*null_item)(void* vector, std::size_t i);          // std::vector<std::optional<S>>: element i, nullopt
+    void (*truncate)(void* vector, std::size_t n);           // std::vector<S>: keep n elements
+    void (*truncate_nullable)(void* vector, std::size_t n);  // std::vector<std::optional<S>>: keep n elements
     void (*reserve_list)(void* vector, std::size_t n);
     void (*reserve_nullable_list)(void* vector, std::size_t n);
 };
+
+// Gives v the default of its member (the value in a fresh T{}), keeping its storage. Every
+// container member defaults to empty and every optional to nullopt; scalars take T{}'s value.
+template <class T, class M>
+void to_default(M& v, M T::*member) {
+    if constexpr (is_optional_v<M>) {
+        v.reset();
+    } else if constexpr (std::is_arithmetic_v<M>) {
+        v = T{}.*member;
+    } else {
+        v.clear();
+    }
+}
+
+// Gives every member of a decoded value its default, keeping what storage it can: a decode that
+// throws leaves its target equal to T{}, never half-written.
+template <class T>
+void reset_in_place(T& value);
 
 template <class M>
 constexpr kind kind_of() {
@@ -213,16 +233,45 @@ struct table {
         fields.data(),
         fields.size(),
         required_mask(indices{}),
-        [](void* object) { *static_cast<T*>(object) = T{}; },
-        [](void* vector) -> void* { return &static_cast<std::vector<T>*>(vector)->emplace_back(); },
-        [](void* vector) -> void* { return &*static_cast<std::vector<std::optional<T>>*>(vector)->emplace_back(T{}); },
-        [](void* vector) { static_cast<std::vector<std::optional<T>>*>(vector)->emplace_back(); },
-        [](void* vector) { static_cast<std::vector<T>*>(vector)->clear(); },
-        [](void* vector) { static_cast<std::vector<std::optional<T>>*>(vector)->clear(); },
+        [](void* object, std::uint32_t seen) {
+            T& value = *static_cast<T*>(object);
+            std::size_t i = 0;
+            for_each_field<T>([&](const auto& fd) {
+                if ((seen & (std::uint32_t{1} << i++)) == 0) {
+                    to_default(value.*fd.member, fd.member);
+                }
+            });
+        },
+        [](void* vector, std::size_t i) -> void* {
+            auto& v = *static_cast<std::vector<T>*>(vector);
+            return i < v.size() ? &v[i] : &v.emplace_back();
+        },
+        [](void* vector, std::size_t i) -> void* {
+            auto& v = *static_cast<std::vector<std::optional<T>>*>(vector);
+            if (i < v.size()) {
+                return v[i] ? &*v[i] : &v[i].emplace();
+            }
+            return &v.emplace_back().emplace();
+        },
+        [](void* vector, std::size_t i) {
+            auto& v = *static_cast<std::vector<std::optional<T>>*>(vector);
+            i < v.size() ? v[i].reset() : static_cast<void>(v.emplace_back());
+        },
+        [](void* vector, std::size_t n) { static_cast<std::vector<T>*>(vector)->resize(n); },
+        [](void* vector, std::size_t n) { static_cast<std::vector<std::optional<T>>*>(vector)->resize(n); },
         [](void* vector, std::size_t n) { static_cast<std::vector<T>*>(vector)->reserve(n); },
         [](void* vector, std::size_t n) { static_cast<std::vector<std::optional<T>>*>(vector)->reserve(n); },
     };
 };
+
+template <class T>
+void reset_in_place(T& value) {
+    if constexpr (described<T>) {
+        table<T>::info.defaults(&value, 0);
+    } else {
+        value.clear();  // a list of messages
+    }
+}
 
 // RFC 6901: '~' becomes "~0" and '/' becomes "~1".
 inline void append_pointer_token(std::string& pointer, std::string_view token) {

@@ -129,7 +129,7 @@ inline simdjson_state& this_thread_simdjson() {
 // Decodes `json` into `result` on simdjson. False when simdjson refuses the document or the
 // decoder refuses its content: the caller then decodes it again on the nlohmann path, which gives
 // the reference verdict and error, so neither ever depends on the backend. `result` is then
-// half-written and must be dropped.
+// half-written: the nlohmann path decodes over it, as into any reused value.
 template <class T>
 [[nodiscard]] bool decode_simdjson(std::string_view json, const decode_options& options, T& result) {
     simdjson_state& state = this_thread_simdjson();

@@ -1,5 +1,5 @@
-// Counts every heap allocation of the process: the bench's `allocs` column. In a translation unit
-// of its own, so that no caller's allocation is inlined against it.
+// Counts every heap allocation of the process, for the bench's `allocs` columns and the tests of
+// decode_into. In a translation unit of its own, so that no caller's allocation is inlined against it.
 #include "allocations.hpp"
 
 #include <atomic>
@@ -10,7 +10,7 @@ namespace {
 std::atomic<std::size_t> count{0};
 }  // namespace
 
-std::size_t ecmeta_bench::allocations() noexcept {
+std::size_t ecmeta_support::allocations() noexcept {
     return count.load(std::memory_order_relaxed);
 }
 

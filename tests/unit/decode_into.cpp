@@ -1,0 +1,203 @@
+// decode_into and decode_msgpack_into: decoding into the caller's value, as an engine decodes the
+// message of every step into one value that keeps its storage.
+#include <ecmeta/testing/rapidcheck.hpp>
+
+#include "allocations.hpp"
+#include "test.hpp"
+
+using namespace ecmeta_test;
+
+namespace {
+
+ECMooncakeConnectorMetadata step(std::size_t n, const std::string& stem) {
+    ECMooncakeConnectorMetadata m{.freed = std::vector<std::string>{}};
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string id = stem + std::to_string(i) + std::string(48, 'a');
+        m.loads.push_back({.mm_hash = id,
+                           .nbytes = 1024ULL * 3584 * 2,
+                           .shape = {1024, 3584},
+                           .dtype = "bfloat16",
+                           .transfer_id = id.substr(0, 32),
+                           .local = i % 3 == 0});
+        m.pushes.push_back({.mm_hash = id,
+                            .nbytes = 7,
+                            .shape = {7},
+                            .dtype = "uint8",
+                            .consumer_zmq = "tcp://10.0.0.7:19019",
+                            .transfer_id = id.substr(0, 32),
+                            .request_id = "req-" + std::to_string(i)});
+        m.freed->push_back(id);
+    }
+    return m;
+}
+
+ECMooncakeWorkerMetadata report(std::size_t n, const std::string& stem) {
+    ECMooncakeWorkerMetadata w{.pending_saves = true};
+    for (std::size_t i = 0; i < n; ++i) {
+        w.loaded.insert(stem + std::to_string(i) + std::string(56, 'b'));
+        w.failed_loads.insert("f" + stem + std::to_string(i));
+    }
+    w.reclaimed.insert("r" + stem);
+    w.failed_saves.insert("req-" + stem);
+    return w;
+}
+
+// Heap allocations of one call of f.
+template <class F>
+std::size_t allocations_of(F&& f) {
+    const std::size_t before = ecmeta_support::allocations();
+    f();
+    return ecmeta_support::allocations() - before;
+}
+
+template <class T>
+void decode_json_into(const T& value, T& out) {
+    ecmeta::decode_into(ecmeta::encode(value), out);
+}
+
+template <class T>
+void decode_msgpack_into(const T& value, T& out) {
+    ecmeta::decode_msgpack_into(ecmeta::encode_msgpack(value), out);
+}
+
+}  // namespace
+
+TEST_CASE("decode_into gives what decode gives, whatever the value held before", "[decode_into]") {
+    ECMooncakeConnectorMetadata out = step(5, "x");
+    decode_json_into(step(2, "y"), out);
+    CHECK(out == step(2, "y"));
+    decode_msgpack_into(step(7, "z"), out);
+    CHECK(out == step(7, "z"));
+    ECMooncakeWorkerMetadata w = report(9, "x");
+    decode_json_into(report(3, "y"), w);
+    CHECK(w == report(3, "y"));
+    decode_msgpack_into(report(1, "z"), w);
+    CHECK(w == report(1, "z"));
+    std::vector<std::optional<ECMooncakeWorkerMetadata>> ranks{report(2, "a"), std::nullopt, report(4, "c")};
+    const std::vector<std::optional<ECMooncakeWorkerMetadata>> next{std::nullopt, report(1, "b")};
+    decode_json_into(next, ranks);
+    CHECK(ranks == next);
+    ranks = {report(2, "a"), std::nullopt, report(4, "c")};
+    decode_msgpack_into(next, ranks);
+    CHECK(ranks == next);
+}
+
+TEST_CASE("decode_into gives a field the input leaves out its default, not the value held before", "[decode_into]") {
+    ECMooncakeConnectorMetadata out = step(3, "x");
+    ecmeta::decode_into(R"({"loads":[{"mm_hash":"h","nbytes":2,"shape":[2],"dtype":"uint8","transfer_id":"t"}]})", out);
+    CHECK(out.freed == std::nullopt);  // null, not the [] held before: "scan every pinned item"
+    CHECK(out.pushes.empty());
+    REQUIRE(out.loads.size() == 1);
+    CHECK_FALSE(out.loads[0].local);  // step(3, …)'s first load was local
+    ECMooncakePushSpec push = step(1, "x").pushes[0];
+    ecmeta::decode_msgpack_into(nlohmann::ordered_json::to_msgpack(nlohmann::ordered_json{{"mm_hash", "h"},
+                                                                                          {"nbytes", 1},
+                                                                                          {"shape", {1}},
+                                                                                          {"dtype", "uint8"},
+                                                                                          {"consumer_zmq", "ipc:///s"},
+                                                                                          {"transfer_id", "t"}}),
+                                push);
+    CHECK(push.request_id.empty());
+    ECMooncakeWorkerMetadata w = report(4, "x");
+    ecmeta::decode_into(R"({"failed_saves":["r"]})", w);
+    CHECK(w == ECMooncakeWorkerMetadata{.failed_saves = {"r"}});
+}
+
+TEST_CASE("decode_into keeps the storage the value already has", "[decode_into]") {
+    ECMooncakeConnectorMetadata out;
+    decode_json_into(step(4, "x"), out);
+    const auto* loads = out.loads.data();
+    const auto* hash = out.loads[1].mm_hash.data();
+    const auto* freed = out.freed->data();
+    decode_msgpack_into(step(3, "y"), out);
+    CHECK(out.loads.data() == loads);
+    CHECK(out.loads[1].mm_hash.data() == hash);
+    REQUIRE(out.freed);
+    CHECK(out.freed->data() == freed);
+    CHECK(out == step(3, "y"));
+}
+
+TEST_CASE("a warmed value decodes the same input, or a smaller one, with no allocation", "[decode_into]") {
+    const ECMooncakeConnectorMetadata big = step(200, "x");
+    const ECMooncakeConnectorMetadata small = step(20, "y");
+    const ECMooncakeWorkerMetadata wide = report(1000, "x");
+    const ECMooncakeWorkerMetadata narrow = report(10, "y");
+    const std::string big_json = ecmeta::encode(big);
+    const std::string small_json = ecmeta::encode(small);
+    const auto big_packed = ecmeta::encode_msgpack(big);
+    const auto small_packed = ecmeta::encode_msgpack(small);
+    const std::string wide_json = ecmeta::encode(wide);
+    const std::string narrow_json = ecmeta::encode(narrow);
+    const auto wide_packed = ecmeta::encode_msgpack(wide);
+    const auto narrow_packed = ecmeta::encode_msgpack(narrow);
+
+    ECMooncakeConnectorMetadata c;
+    ECMooncakeWorkerMetadata w;
+    SECTION("MessagePack") {
+        ecmeta::decode_msgpack_into(big_packed, c);
+        ecmeta::decode_msgpack_into(wide_packed, w);
+        CHECK(allocations_of([&] { ecmeta::decode_msgpack_into(big_packed, c); }) == 0);
+        CHECK(allocations_of([&] { ecmeta::decode_msgpack_into(small_packed, c); }) == 0);
+        CHECK(allocations_of([&] { ecmeta::decode_msgpack_into(wide_packed, w); }) == 0);
+        CHECK(allocations_of([&] { ecmeta::decode_msgpack_into(narrow_packed, w); }) == 0);
+        CHECK(c == small);
+        CHECK(w == narrow);
+    }
+    SECTION("JSON") {
+        ecmeta::decode_into(big_json, c);
+        ecmeta::decode_into(wide_json, w);
+        const std::size_t same = allocations_of([&] { ecmeta::decode_into(big_json, c); });
+        const std::size_t smaller = allocations_of([&] { ecmeta::decode_into(small_json, c); });
+        const std::size_t same_ids = allocations_of([&] { ecmeta::decode_into(wide_json, w); });
+        const std::size_t fewer_ids = allocations_of([&] { ecmeta::decode_into(narrow_json, w); });
+        CHECK(c == small);
+        CHECK(w == narrow);
+        if (ecmeta::json_backend() == "simdjson") {  // its per-thread parser is warm too
+            CHECK(same == 0);
+            CHECK(smaller == 0);
+            CHECK(same_ids == 0);
+            CHECK(fewer_ids == 0);
+        } else {
+            // nlohmann's parser builds its token buffers anew for every document: a few
+            // allocations per decode, never one per value.
+            CHECK(same <= 8);
+            CHECK(smaller <= 8);
+            CHECK(same_ids <= 8);
+            CHECK(fewer_ids <= 8);
+        }
+    }
+}
+
+TEST_CASE("decode_into that throws leaves T{}, with the error decode throws", "[decode_into]") {
+    const std::vector<std::string> bad = {
+        R"({"loads":[{"mm_hash":"h","nbytes":1,"shape":[1],"dtype":"x","transfer_id":"t"}],"pushes":3})",
+        R"({"loads":[{"mm_hash":"h","nbytes":1,"shape":[1],"dtype":"x"}]})",
+        R"({"loads":[{"mm_hash":"h","nbytes":1.0,"shape":[1],"dtype":"x","transfer_id":"t"}]})",
+        R"({"freed":["a","b",7]})",
+        R"({"loads":[],"freed":["a")",
+        "\xef\xbb\xbf{\"loads\":[],\"zz\":[1]",
+    };
+    for (const std::string& json : bad) {
+        INFO(json);
+        const ecmeta::decode_error expected =
+            decode_failure([&] { static_cast<void>(ecmeta::decode<ECMooncakeConnectorMetadata>(json)); });
+        ECMooncakeConnectorMetadata out = step(3, "x");
+        const ecmeta::decode_error got = decode_failure([&] { ecmeta::decode_into(json, out); });
+        CHECK(std::string{got.what()} == expected.what());
+        CHECK(got.pointer() == expected.pointer());
+        CHECK(got.offset() == expected.offset());
+        CHECK(out == ECMooncakeConnectorMetadata{});
+    }
+    ECMooncakeWorkerMetadata w = report(3, "x");
+    const auto packed = bytes({0x81, 0xA6, 'l', 'o', 'a', 'd', 'e', 'd', 0x92, 0xA1, 'a', 0x07});
+    const ecmeta::decode_error expected =
+        decode_failure([&] { static_cast<void>(ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(packed)); });
+    const ecmeta::decode_error got = decode_failure([&] { ecmeta::decode_msgpack_into(packed, w); });
+    CHECK(std::string{got.what()} == expected.what());
+    CHECK(got.pointer() == "/loaded/1");
+    CHECK(w == ECMooncakeWorkerMetadata{});
+    // The size limit is a decode_error like any other, and leaves T{} too.
+    w = report(3, "x");
+    CHECK_THROWS_AS(ecmeta::decode_into("{}", w, {.max_input_bytes = 1}), ecmeta::decode_error);
+    CHECK(w == ECMooncakeWorkerMetadata{});
+}
