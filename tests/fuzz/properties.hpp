@@ -108,4 +108,33 @@ void check_backends_agree(std::string_view json, const ecmeta::decode_options& o
     ECMETA_FUZZ_CHECK(fast == reference);
 }
 
+// decode_msgpack (the generated decoder, falling back on the event decoder) and the event decoder
+// alone give the same value or the same error.
+template <class T>
+void check_msgpack_paths_agree(std::span<const std::uint8_t> bytes, const ecmeta::decode_options& options) {
+    const auto fast = outcome<T>::of([&] { return ecmeta::decode_msgpack<T>(bytes, options); });
+    const auto reference = outcome<T>::of([&] {
+        T out{};
+        ecmeta::detail::decode_msgpack_events(bytes, out, options);
+        return out;
+    });
+    ECMETA_FUZZ_CHECK(fast == reference);
+}
+
+// Decoding into `out`, reused, gives what a fresh decode gives, or the same error and T{}.
+template <class T>
+void check_into_agrees(T& out, std::span<const std::uint8_t> input, bool as_msgpack,
+                       const ecmeta::decode_options& options) {
+    const std::string_view json{reinterpret_cast<const char*>(input.data()), input.size()};
+    const auto fresh = outcome<T>::of(
+        [&] { return as_msgpack ? ecmeta::decode_msgpack<T>(input, options) : ecmeta::decode<T>(json, options); });
+    const auto into = outcome<T>::of([&] {
+        as_msgpack ? ecmeta::decode_msgpack_into(input, out, options) : ecmeta::decode_into(json, out, options);
+        return out;
+    });
+    ECMETA_FUZZ_CHECK(into.what == fresh.what);
+    ECMETA_FUZZ_CHECK(into.value == fresh.value);
+    ECMETA_FUZZ_CHECK((fresh.value.has_value() || out == T{}));
+}
+
 }  // namespace ecmeta_fuzz

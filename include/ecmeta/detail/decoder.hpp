@@ -38,6 +38,14 @@ inline constexpr std::size_t json_padding = 64;
 
 namespace detail {
 
+// decode_options::max_input_bytes, for every format.
+inline void check_size(std::size_t size, const decode_options& options) {
+    if (options.max_input_bytes != 0 && size > options.max_input_bytes) {
+        throw decode_error("", "expected at most " + std::to_string(options.max_input_bytes) + " bytes, got " +
+                                   std::to_string(size) + " bytes");
+    }
+}
+
 template <class T>
 constexpr kind root_kind() {
     if constexpr (described<T>) {

@@ -1,5 +1,5 @@
 // ecmeta — the fast JSON path: simdjson's DOM parser (it checks the whole grammar and the UTF-8),
-// walked into the same decoder the nlohmann and MessagePack readers feed. Only with
+// read by the decoder generated per type (walker.hpp). Only with
 // ECMETA_USE_SIMDJSON=1 (and libsimdjson linked); json.hpp decides.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
@@ -16,89 +16,108 @@
 
 #include "../error.hpp"
 #include "decoder.hpp"
+#include "walker.hpp"
 
 namespace ecmeta::detail {
 
 static_assert(json_padding >= simdjson::SIMDJSON_PADDING, "ecmeta::json_padding must cover simdjson's");
 
-// Walks a parsed document into the decoder. A value under a key the schema does not know is
-// handed back whole, so the recursion follows the schema (a few levels), never the input's nesting.
-struct simdjson_walk {
-    decoder& out;
-    std::size_t input_size;  // bounds what an id set reserves
+// The pull reader of the generated decoder over a parsed document. A value under a key the
+// schema does not know is never visited, so the walk follows the schema (a few levels), never the
+// input's nesting. Whatever it refuses, the nlohmann path decodes again and names.
+class simdjson_pull {
+public:
+    using value = simdjson::dom::element;
+    struct array_cursor {
+        simdjson::dom::array::iterator at, end;
+        std::size_t size;
+    };
+    struct object_cursor {
+        simdjson::dom::object::iterator at, end;
+    };
 
-    void value(const simdjson::dom::element v) {
-        using simdjson::dom::element_type;
-        if (out.skipping_next()) {
-            out.skipped();
+    simdjson_pull(value root, std::size_t input_size) noexcept : root_(root), input_size_(input_size) {}
+
+    [[nodiscard]] value root() const noexcept { return root_; }
+    static void finish() noexcept {}
+
+    static std::string_view string(value v) {
+        std::string_view s;
+        if (v.get_string().get(s) != simdjson::SUCCESS) {
+            refuse();
+        }
+        return s;
+    }
+    static std::uint64_t u64(value v) {
+        switch (v.type()) {
+            case simdjson::dom::element_type::UINT64:
+                return v.get_uint64().value_unsafe();
+            case simdjson::dom::element_type::INT64:
+                if (const std::int64_t n = v.get_int64().value_unsafe(); n >= 0) {
+                    return static_cast<std::uint64_t>(n);
+                }
+                break;
+            default:
+                break;
+        }
+        refuse();
+    }
+    static bool boolean(value v) {
+        bool b = false;
+        if (v.get_bool().get(b) != simdjson::SUCCESS) {
+            refuse();
+        }
+        return b;
+    }
+    static bool null(value v) noexcept { return v.is_null(); }
+
+    static array_cursor array(value v) {
+        simdjson::dom::array a;
+        if (v.get_array().get(a) != simdjson::SUCCESS) {
+            refuse();
+        }
+        return {a.begin(), a.end(), a.size()};
+    }
+    static bool next(array_cursor& c, value& item) noexcept {
+        if (c.at == c.end) {
+            return false;
+        }
+        item = *c.at;
+        ++c.at;
+        return true;
+    }
+    static object_cursor object(value v) {
+        simdjson::dom::object o;
+        if (v.get_object().get(o) != simdjson::SUCCESS) {
+            refuse();
+        }
+        return {o.begin(), o.end()};
+    }
+    static bool next(object_cursor& c, std::string_view& key, value& field) noexcept {
+        if (c.at == c.end) {
+            return false;
+        }
+        key = c.at.key();
+        field = c.at.value();
+        ++c.at;
+        return true;
+    }
+    [[nodiscard]] static std::size_t trusted_size(const array_cursor& c) noexcept { return c.size; }
+
+    // An entry per element, and bytes as if every id were as long as the first (ids are mostly
+    // hashes of one length), never more than the input holds.
+    void reserve_ids(const array_cursor& c, id_set& set) const {
+        std::string_view first;
+        if (c.size == 0 || (*c.at).get_string().get(first) != simdjson::SUCCESS) {
             return;
         }
-        switch (v.type()) {
-            case element_type::OBJECT: {
-                // A copy, not the reference value_unsafe() returns into its temporary result.
-                const simdjson::dom::object fields = v.get_object().value_unsafe();
-                out.start_object();
-                for (const simdjson::dom::key_value_pair field : fields) {
-                    out.key(field.key);
-                    value(field.value);
-                }
-                out.end_object();
-                return;
-            }
-            case element_type::ARRAY: {
-                const simdjson::dom::array items = v.get_array().value_unsafe();
-                out.start_array();
-                if (id_set* set = out.filling_ids()) {
-                    ids(*set, items);
-                } else {
-                    out.expect_elements(items.size());
-                    for (const simdjson::dom::element item : items) {
-                        value(item);
-                    }
-                }
-                out.end_array();
-                return;
-            }
-            case element_type::STRING:
-                out.string(v.get_string().value_unsafe());
-                return;
-            case element_type::INT64:
-                out.integer(v.get_int64().value_unsafe());
-                return;
-            case element_type::UINT64:
-                out.unsigned_integer(v.get_uint64().value_unsafe());
-                return;
-            case element_type::BOOL:
-                out.boolean(v.get_bool().value_unsafe());
-                return;
-            case element_type::NULL_VALUE:
-                out.null();
-                return;
-            case element_type::DOUBLE:
-                // Never accepted where a value is read; the message is never seen (see decode_simdjson).
-                out.floating({});
-                return;
-        }
+        id_set_access::reserve(set, c.size, first.size() > input_size_ / c.size ? input_size_ : first.size() * c.size);
     }
+    static void skip(value /*unused*/) noexcept {}
 
-    // One append per id. Room first: an entry per element, and bytes as if every id were as long
-    // as the first (ids are mostly hashes of one length), never more than the input holds.
-    void ids(id_set& set, const simdjson::dom::array items) {
-        bool reserved = false;
-        for (const simdjson::dom::element item : items) {
-            std::string_view id;
-            if (item.get_string().get(id) != simdjson::SUCCESS) {
-                value(item);  // not a string: the decoder says so
-                continue;
-            }
-            if (!reserved) {
-                const std::size_t n = items.size();
-                id_set_access::reserve(set, n, id.size() > input_size / n ? input_size : id.size() * n);
-                reserved = true;
-            }
-            out.id(id);
-        }
-    }
+private:
+    value root_;
+    std::size_t input_size_;
 };
 
 // One parser per thread, and a padded copy of the input for callers who cannot promise padding;
@@ -139,9 +158,9 @@ template <class T>
         return false;
     }
     try {
-        decoder events{result, options};
-        simdjson_walk{events, json.size()}.value(root);
-    } catch (const decode_error&) {
+        simdjson_pull reader{root, json.size()};
+        walk(reader, result, options.reject_unknown_keys);
+    } catch (const refused&) {
         return false;
     }
     return true;
