@@ -15,7 +15,6 @@
 #include <initializer_list>
 #include <optional>
 #include <random>
-#include <ranges>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -259,6 +258,40 @@ struct step_result {
     clock::duration round_trip{};     // from the first send to the last reply, or the deadline
 };
 
+// The reports of the ranks that reported, by const reference and in rank order: what
+// std::views::filter gives, which clang 14 cannot compile with libstdc++ 12.
+struct reported_reports {
+    const std::vector<report>* all = nullptr;
+    const std::vector<bool>* reported = nullptr;
+
+    struct iterator {
+        using value_type = report;
+        using difference_type = std::ptrdiff_t;
+        const reported_reports* in = nullptr;
+        std::size_t rank = 0;
+
+        const report& operator*() const { return (*in->all)[rank]; }
+        iterator& operator++() {
+            ++rank;
+            return settle();
+        }
+        iterator operator++(int) {
+            iterator before = *this;
+            ++*this;
+            return before;
+        }
+        bool operator==(const iterator& other) const { return rank == other.rank; }
+        iterator& settle() {  // on the next rank that reported, or the end
+            while (rank < in->all->size() && !(*in->reported)[rank]) {
+                ++rank;
+            }
+            return *this;
+        }
+    };
+    [[nodiscard]] iterator begin() const { return iterator{this, 0}.settle(); }
+    [[nodiscard]] iterator end() const { return iterator{this, all->size()}; }
+};
+
 // Binds a ROUTER socket; workers connect a DEALER each and say hello with their rank. A step goes
 // to every rank that said hello; replies are matched by step number and by the peer that said
 // hello for the rank, so nothing late, misdirected or malformed is ever folded.
@@ -320,10 +353,8 @@ public:
             waiting_for_[rank] = false;
         }
         if (fold) {  // by const reference: each rank's value stays for its next report
-            current_.aggregate = ecmeta::aggregate(
-                std::views::iota(std::size_t{0}, peers_.size()) |
-                std::views::filter([&](std::size_t rank) { return current_.reported[rank]; }) |
-                std::views::transform([&](std::size_t rank) -> const report& { return decoded_[rank]; }));
+            const reported_reports reports{&decoded_, &current_.reported};
+            current_.aggregate = ecmeta::aggregate(reports);
         }
         return std::move(current_);
     }

@@ -158,12 +158,12 @@ TEST_CASE("a warmed value decodes the same input, or a smaller one, with no allo
             CHECK(same_ids == 0);
             CHECK(fewer_ids == 0);
         } else {
-            // nlohmann's parser builds its token buffers anew for every document: a few
-            // allocations per decode, never one per value.
-            CHECK(same <= 8);
-            CHECK(smaller <= 8);
-            CHECK(same_ids <= 8);
-            CHECK(fewer_ids <= 8);
+            // nlohmann's parser builds its token buffers anew for every document (10 allocations
+            // with 3.11): as many for 20 specs as for 200, and for 10 ids as for 1,000, never one
+            // per value.
+            CHECK(same == smaller);
+            CHECK(same_ids == fewer_ids);
+            CHECK(same <= 16);
         }
     }
 }

@@ -34,6 +34,67 @@ inline constexpr std::uint8_t array16 = 0xDC, array32 = 0xDD;
 inline constexpr std::uint8_t map16 = 0xDE, map32 = 0xDF;
 }  // namespace msgpack_tag
 
+// Skips one whole value at in[pos] with a single counter (no recursion, no stack, whatever the
+// depth), checking bounds only: a skipped string's bytes are not looked at. For the event reader
+// and the pull reader alike, so that both skip exactly the same inputs; fail(at, message) must not
+// return.
+template <class Fail>
+void skip_msgpack_value(std::span<const std::uint8_t> in, std::size_t& pos, Fail&& fail) {
+    const auto bytes = [&](std::uint64_t n) {  // n more bytes must be there; returns n
+        if (n > in.size() - pos) {
+            fail(pos, "expected " + std::to_string(n) + " more bytes, got " + std::to_string(in.size() - pos) +
+                          " (truncated input)");
+        }
+        return static_cast<std::size_t>(n);
+    };
+    const auto uint = [&](std::size_t n) {  // big-endian unsigned of n bytes
+        bytes(n);
+        std::uint64_t v = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            v = (v << 8U) | in[pos++];
+        }
+        return v;
+    };
+    std::uint64_t pending = 1;
+    while (pending != 0) {
+        --pending;
+        const std::size_t at = pos;
+        bytes(1);
+        const std::uint8_t b = in[pos++];
+        std::uint64_t children = 0;
+        if (b <= 0x7F || b >= 0xE0 || (b >= 0xC0 && b <= 0xC3)) {
+            // no payload (0xC1, never used, is passed over as it always was)
+        } else if (b <= 0x8F) {
+            children = std::uint64_t{2} * (b & 0x0FU);
+        } else if (b <= 0x9F) {
+            children = b & 0x0FU;
+        } else if (b <= 0xBF) {
+            pos += bytes(b & 0x1FU);
+        } else if (b >= 0xC4 && b <= 0xC6) {
+            pos += bytes(uint(std::size_t{1} << (b - 0xC4U)));
+        } else if (b >= 0xC7 && b <= 0xC9) {
+            pos += bytes(uint(std::size_t{1} << (b - 0xC7U)) + 1);
+        } else if (b == 0xCA || b == 0xCB) {
+            pos += bytes(b == 0xCA ? 4 : 8);
+        } else if (b >= 0xCC && b <= 0xD3) {
+            pos += bytes(std::size_t{1} << ((b - 0xCCU) & 3U));
+        } else if (b >= 0xD4 && b <= 0xD8) {
+            pos += bytes((std::size_t{1} << (b - 0xD4U)) + 1);
+        } else if (b >= 0xD9 && b <= 0xDB) {
+            pos += bytes(uint(std::size_t{1} << (b - 0xD9U)));
+        } else if (b == 0xDC || b == 0xDD) {
+            children = uint(b == 0xDC ? 2 : 4);
+        } else {  // 0xDE, 0xDF
+            children = 2 * uint(b == 0xDE ? 2 : 4);
+        }
+        pending += children;
+        if (pending > in.size() - pos) {
+            fail(at, "expected " + std::to_string(pending) + " more values, got " + std::to_string(in.size() - pos) +
+                         " bytes");
+        }
+    }
+}
+
 // Reads MessagePack without recursion. Lengths are untrusted: a container may not promise more
 // elements than bytes remain (each needs at least one), and nothing is reserved from a length;
 // an id set reserves only for the strings it has found whole in the input.
@@ -275,47 +336,9 @@ private:
         }
     }
 
-    // Skips one whole value with a single counter: no recursion, no stack, whatever the depth.
     void skip() {
-        std::uint64_t pending = 1;
-        while (pending != 0) {
-            --pending;
-            const std::size_t at = pos_;
-            const std::uint8_t b = byte();
-            std::uint64_t children = 0;
-            if (b <= 0x7F || b >= 0xE0 || (b >= 0xC0 && b <= 0xC3)) {
-                // no payload
-            } else if (b <= 0x8F) {
-                children = std::uint64_t{2} * (b & 0x0FU);
-            } else if (b <= 0x9F) {
-                children = b & 0x0FU;
-            } else if (b <= 0xBF) {
-                pos_ += bytes(b & 0x1FU);
-            } else if (b >= 0xC4 && b <= 0xC6) {
-                pos_ += bytes(uint(std::size_t{1} << (b - 0xC4U)));
-            } else if (b >= 0xC7 && b <= 0xC9) {
-                pos_ += bytes(uint(std::size_t{1} << (b - 0xC7U)) + 1);
-            } else if (b == 0xCA || b == 0xCB) {
-                pos_ += bytes(b == 0xCA ? 4 : 8);
-            } else if (b >= 0xCC && b <= 0xD3) {
-                pos_ += bytes(std::size_t{1} << ((b - 0xCCU) & 3U));
-            } else if (b >= 0xD4 && b <= 0xD8) {
-                pos_ += bytes((std::size_t{1} << (b - 0xD4U)) + 1);
-            } else if (b >= 0xD9 && b <= 0xDB) {
-                pos_ += bytes(uint(std::size_t{1} << (b - 0xD9U)));
-            } else if (b == 0xDC || b == 0xDD) {
-                children = uint(b == 0xDC ? 2 : 4);
-            } else if (b == 0xDE || b == 0xDF) {
-                children = 2 * uint(b == 0xDE ? 2 : 4);
-            } else {
-                out_.syntax_error(at, "expected a MessagePack value, got reserved byte 0xc1");
-            }
-            pending += children;
-            if (pending > in_.size() - pos_) {
-                out_.syntax_error(at, "expected " + std::to_string(pending) + " more values, got " +
-                                          std::to_string(in_.size() - pos_) + " bytes");
-            }
-        }
+        skip_msgpack_value(in_, pos_,
+                           [&](std::size_t at, const std::string& message) { out_.syntax_error(at, message); });
     }
 
     // n more bytes must be there; returns n.
@@ -500,46 +523,8 @@ public:
         }
     }
 
-    // Skips one whole value as the event reader does (bounds only; a skipped string's bytes are
-    // not checked), with one counter whatever the depth.
     void skip(value /*unused*/) {
-        std::uint64_t pending = 1;
-        while (pending != 0) {
-            --pending;
-            const std::uint8_t b = byte();
-            std::uint64_t children = 0;
-            if (b <= 0x7F || b >= 0xE0 || (b >= 0xC0 && b <= 0xC3)) {
-                // no payload (0xC1 too, as the event reader's skip has it)
-            } else if (b <= 0x8F) {
-                children = std::uint64_t{2} * (b & 0x0FU);
-            } else if (b <= 0x9F) {
-                children = b & 0x0FU;
-            } else if (b <= 0xBF) {
-                advance(b & 0x1FU);
-            } else if (b >= 0xC4 && b <= 0xC6) {
-                advance(big_endian(std::size_t{1} << (b - 0xC4U)));
-            } else if (b >= 0xC7 && b <= 0xC9) {
-                const std::uint64_t n = big_endian(std::size_t{1} << (b - 0xC7U));
-                advance(n);
-                advance(1);
-            } else if (b == 0xCA || b == 0xCB) {
-                advance(b == 0xCA ? 4 : 8);
-            } else if (b >= 0xCC && b <= 0xD3) {
-                advance(std::size_t{1} << ((b - 0xCCU) & 3U));
-            } else if (b >= 0xD4 && b <= 0xD8) {
-                advance((std::size_t{1} << (b - 0xD4U)) + 1);
-            } else if (b >= 0xD9 && b <= 0xDB) {
-                advance(big_endian(std::size_t{1} << (b - 0xD9U)));
-            } else if (b == 0xDC || b == 0xDD) {
-                children = big_endian(b == 0xDC ? 2 : 4);
-            } else if (b == 0xDE || b == 0xDF) {
-                children = 2 * big_endian(b == 0xDE ? 2 : 4);
-            }
-            pending += children;
-            if (pending > in_.size() - pos_) {
-                refuse();
-            }
-        }
+        skip_msgpack_value(in_, pos_, [](std::size_t /*at*/, const std::string& /*message*/) { refuse(); });
     }
 
 private:

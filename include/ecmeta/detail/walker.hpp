@@ -96,37 +96,18 @@ public:
 
     template <described S>
     void read(value v, std::vector<S>& out) {
-        auto c = r_.array(v);
-        if (const std::size_t size = r_.trusted_size(c); size > out.size()) {
-            out.reserve(size);
-        }
-        std::size_t n = 0;
-        value item{};
-        while (r_.next(c, item)) {
-            read(item, n < out.size() ? out[n] : out.emplace_back());
-            ++n;
-        }
-        out.resize(n);
+        read_list(v, out, [&](value item, S& element) { read(item, element); });
     }
 
     template <described S>
     void read(value v, std::vector<std::optional<S>>& out) {
-        auto c = r_.array(v);
-        if (const std::size_t size = r_.trusted_size(c); size > out.size()) {
-            out.reserve(size);
-        }
-        std::size_t n = 0;
-        value item{};
-        while (r_.next(c, item)) {
-            std::optional<S>& slot = n < out.size() ? out[n] : out.emplace_back();
+        read_list(v, out, [&](value item, std::optional<S>& element) {
             if (r_.null(item)) {
-                slot.reset();
+                element.reset();
             } else {
-                read(item, slot ? *slot : slot.emplace());
+                read(item, element ? *element : element.emplace());
             }
-            ++n;
-        }
-        out.resize(n);
+        });
     }
 
     template <described S>
@@ -157,6 +138,22 @@ public:
     }
 
 private:
+    // Elements overwritten in place, then the list cut to length: a reused list keeps its storage.
+    template <class E, class ReadElement>
+    void read_list(value v, std::vector<E>& out, ReadElement&& read_element) {
+        auto c = r_.array(v);
+        if (const std::size_t size = r_.trusted_size(c); size > out.size()) {
+            out.reserve(size);
+        }
+        std::size_t n = 0;
+        value item{};
+        while (r_.next(c, item)) {
+            read_element(item, n < out.size() ? out[n] : out.emplace_back());
+            ++n;
+        }
+        out.resize(n);
+    }
+
     template <class S>
     static constexpr std::size_t field_count = std::tuple_size_v<decltype(schema<S>::fields)>;
 
