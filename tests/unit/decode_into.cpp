@@ -1,7 +1,5 @@
 // decode_into and decode_msgpack_into: decoding into the caller's value, as an engine decodes the
 // message of every step into one value that keeps its storage.
-#include <ecmeta/testing/rapidcheck.hpp>
-
 #include "allocations.hpp"
 #include "test.hpp"
 
