@@ -397,6 +397,16 @@ private:
         }
     }
 
+    // "rank R" for the peer that said hello as R, or "a peer that did not say hello".
+    [[nodiscard]] std::string sender_of(const zmq::message_t& routing_id) const {
+        for (std::size_t rank = 0; rank < peers_.size(); ++rank) {
+            if (!peers_[rank].empty() && peers_[rank] == routing_id.to_string_view()) {
+                return "rank " + std::to_string(rank);
+            }
+        }
+        return "a peer that did not say hello";
+    }
+
     void handle(const std::vector<zmq::message_t>& frames) {
         const std::string_view kind = frames.size() > 1 ? frames[1].to_string_view() : "";
         if (kind == "hello" && frames.size() == 3) {
@@ -411,17 +421,27 @@ private:
             log_("rank " + std::to_string(*rank) + (again ? ": said hello again" : ": connected"));
             return;
         }
+        // Log lines name the sender by the rank it said hello as, and the step it names, if any.
+        const std::string sender = sender_of(frames[0]);
+        const std::string at_step =
+            frames.size() > 2 && parse_number(frames[2].to_string_view()) ? " step " + frames[2].to_string() : "";
         const bool reply = (kind == "report" && frames.size() == 6) || (kind == "none" && frames.size() == 4);
         if (!reply) {
-            log_("a message of " + std::to_string(frames.size()) + " frames starting \"" +
-                 std::string{kind.substr(0, 16)} + "\" is not hello, report or none: dropped");
+            const std::size_t sent = frames.size() - 1;  // the peer never sent the routing frame
+            log_(sender + at_step + ": a message of " + std::to_string(sent) + " frames starting \"" +
+                 std::string{kind.substr(0, 16)} + "\" (" +
+                 (kind == "report"  ? "a report has 5"
+                  : kind == "none"  ? "none has 3"
+                  : kind == "hello" ? "hello has 2"
+                                    : "not hello, report or none") +
+                 "): dropped");
             return;
         }
         const std::optional<std::uint64_t> step = parse_number(frames[2].to_string_view());
         const std::optional<std::uint64_t> rank = parse_number(frames[3].to_string_view());
         if (!rank || *rank >= peers_.size() || peers_[*rank] != frames[0].to_string_view()) {
-            log_("a reply claiming rank \"" + frames[3].to_string() +
-                 "\" from a peer that did not say hello as it: dropped");
+            log_(sender + at_step + ": a reply claiming rank \"" + frames[3].to_string() +
+                 "\", which it did not say hello as: dropped");
             return;
         }
         const std::string who = "rank " + std::to_string(*rank);

@@ -324,7 +324,7 @@ def killed_worker(progs: Programs, until: float) -> None:
 
 
 def garbage(progs: Programs, until: float) -> None:
-    steps = 8
+    steps = 9
     p, endpoint = progs.scheduler("--workers", "3", "--steps", str(steps), "--deadline-ms", "400", "--loads", "4")
     run = Run(p)
     for rank in range(2):
@@ -344,6 +344,7 @@ def garbage(progs: Programs, until: float) -> None:
         6: ("yaml", good, "is not msgpack or json"),
     }
     wrong_step = 7  # replies, for step 6, only: dropped by its number
+    malformed = 8   # a report with its body frame missing
     while True:
         check(time.monotonic() < until, "the scheduler never said stop")
         if not s.poll(100):
@@ -357,6 +358,8 @@ def garbage(progs: Programs, until: float) -> None:
             s.send_multipart([b"report", frames[1], b"2", fmt.encode(), body])
         elif number == wrong_step:
             s.send_multipart([b"report", str(number - 1).encode(), b"2", b"msgpack", good])
+        elif number == malformed:
+            s.send_multipart([b"report", frames[1], b"2", b"msgpack"])
         else:
             s.send_multipart([b"report", frames[1], b"2", b"msgpack", good])
     run.finish(until)
@@ -364,7 +367,7 @@ def garbage(progs: Programs, until: float) -> None:
     log = run.log
     for line in run.steps:
         step = line["step"]
-        folded = step not in bad and step != wrong_step
+        folded = step not in bad and step not in (wrong_step, malformed)
         check((2 in line["reported"]) == folded and (2 in line["silent"]) != folded,
               f"step {step}: rank 2 folded {2 in line['reported']}, expected {folded}")
         check(line["reported"] | line["none"] >= {0, 1}, f"step {step}: ranks 0 and 1 answered: {line}")
@@ -374,6 +377,8 @@ def garbage(progs: Programs, until: float) -> None:
             check(len(hits) == 1, f"step {step}: one log line naming rank 2 and '{want}', got {log}")
     check(any(f"rank 2: reply for step {wrong_step - 1} dropped (step {wrong_step} is running)" in l for l in log),
           f"the wrong-step reply was not dropped by number: {log}")
+    want = f'ecmeta-scheduler: rank 2 step {malformed}: a message of 4 frames starting "report" (a report has 5): dropped'
+    check(want in log, f"the malformed report's line names its rank and step: {log}")
     print("garbage:", *[l for l in log if "rank 2" in l], sep="\n  ")
 
 
