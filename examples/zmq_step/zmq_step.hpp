@@ -319,6 +319,7 @@ public:
     // false leaves the reports undecoded (the bench's bare round trip).
     step_result run_step(std::uint64_t step, const std::string& body, format f, clock::duration deadline,
                          bool fold = true) {
+        drain();  // a hello that came between steps gets this step
         step_ = step;
         fold_ = fold;
         current_ = step_result{};
@@ -375,6 +376,15 @@ public:
 private:
     [[nodiscard]] bool all_connected() const {
         return std::ranges::none_of(peers_, [](const std::string& p) { return p.empty(); });
+    }
+
+    // Handles whatever has arrived, without waiting.
+    void drain() {
+        std::vector<zmq::message_t> frames;
+        while (zmq::recv_multipart(socket_, std::back_inserter(frames), zmq::recv_flags::dontwait)) {
+            handle(frames);
+            frames.clear();
+        }
     }
 
     template <class Done>

@@ -411,7 +411,42 @@ def restart(progs: Programs, until: float) -> None:
     print(f"restart: rank 1 down from step 6, restarted after step {restarted_at}, folded again")
 
 
-CASES = {f.__name__: f for f in (python_scheduler, python_worker, killed_worker, garbage, slow_worker, restart)}
+def hello_between_steps(progs: Programs, until: float) -> None:
+    """A peer that says hello between two steps gets the next step, not the one after."""
+    p, endpoint = progs.scheduler("--workers", "1", "--steps", "4", "--interval-ms", "600", "--deadline-ms", "300",
+                                  "--quiet")
+    run = Run(p)
+    ctx = zmq.Context.instance()
+    a = ctx.socket(zmq.DEALER)
+    a.linger = 0
+    a.connect(endpoint)
+    a.send_multipart([b"hello", b"0"])
+    b = ctx.socket(zmq.DEALER)
+    b.linger = 0
+    got: dict[bytes, list[int]] = {b"a": [], b"b": []}
+    while True:
+        check(time.monotonic() < until, "the scheduler never said stop")
+        for name, sock in ((b"a", a), (b"b", b)):
+            if sock.closed or not sock.poll(20):
+                continue
+            frames = sock.recv_multipart()
+            if frames[0] == b"stop":
+                run.finish(until)
+                check(got[b"a"] == [1, 2], f"peer A got steps {got[b'a']}, expected 1 and 2")
+                check(got[b"b"] == [3, 4], f"peer B got steps {got[b'b']}, expected 3 and 4")
+                print("hello_between_steps: B said hello after step 2 and got step 3")
+                return
+            number = int(frames[1])
+            got[name].append(number)
+            sock.send_multipart([b"none", frames[1], b"0"])
+            if name == b"a" and number == 2:
+                time.sleep(0.1)  # step 2 is answered; step 3 comes about 0.6 s later
+                b.connect(endpoint)
+                b.send_multipart([b"hello", b"0"])
+
+
+CASES = {f.__name__: f for f in (python_scheduler, python_worker, killed_worker, garbage, slow_worker, restart,
+                                 hello_between_steps)}
 
 
 def main() -> int:
