@@ -518,19 +518,44 @@ struct worker_options {
 inline int run_worker(zmq::context_t& context, const worker_options& o, const std::atomic<bool>* quit = nullptr) {
     zmq::socket_t socket{context, zmq::socket_type::dealer};
     socket.set(zmq::sockopt::linger, 0);
+    // Hello goes out on every connection the socket makes, the first and each reconnect: a
+    // scheduler that restarts on the same endpoint gets this worker back, and the latest hello
+    // wins. The socket's monitor reports the connections (tcp:// and ipc://).
+    static std::atomic<std::uint64_t> monitors{0};
+    const std::string monitor_endpoint = "inproc://ecmeta-worker-monitor-" + std::to_string(monitors++);
+    if (zmq_socket_monitor(socket.handle(), monitor_endpoint.c_str(), ZMQ_EVENT_CONNECTED) != 0) {
+        throw zmq::error_t{};
+    }
+    zmq::socket_t monitor{context, zmq::socket_type::pair};
+    monitor.set(zmq::sockopt::linger, 0);
+    monitor.connect(monitor_endpoint);
     socket.connect(o.endpoint);
     const std::string rank = std::to_string(o.rank);
-    std::array<zmq::const_buffer, 2> hello{zmq::str_buffer("hello"), zmq::buffer(rank)};
-    zmq::send_multipart(socket, hello);
     clock::time_point heard = clock::now();
     std::vector<zmq::message_t> frames;
     connector step;  // every step is decoded into this one value
     while (quit == nullptr || !quit->load()) {
-        zmq::pollitem_t item{socket.handle(), 0, ZMQ_POLLIN, 0};
-        if (zmq::poll(&item, 1, std::chrono::milliseconds{50}) == 0) {
+        std::array<zmq::pollitem_t, 2> items{
+            {{socket.handle(), 0, ZMQ_POLLIN, 0}, {monitor.handle(), 0, ZMQ_POLLIN, 0}}};
+        if (zmq::poll(items.data(), items.size(), std::chrono::milliseconds{50}) == 0) {
             if (o.idle.count() > 0 && clock::now() - heard > o.idle) {
                 return 1;
             }
+            continue;
+        }
+        if ((items[1].revents & ZMQ_POLLIN) != 0) {  // an event: 2 bytes of kind, 4 of value; then an address
+            frames.clear();
+            if (zmq::recv_multipart(monitor, std::back_inserter(frames), zmq::recv_flags::dontwait) &&
+                !frames.empty() && frames[0].size() >= 2) {
+                std::uint16_t event = 0;
+                std::memcpy(&event, frames[0].data(), sizeof event);
+                if (event == ZMQ_EVENT_CONNECTED) {
+                    std::array<zmq::const_buffer, 2> hello{zmq::str_buffer("hello"), zmq::buffer(rank)};
+                    zmq::send_multipart(socket, hello);
+                }
+            }
+        }
+        if ((items[0].revents & ZMQ_POLLIN) == 0) {
             continue;
         }
         frames.clear();

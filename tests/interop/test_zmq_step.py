@@ -89,8 +89,8 @@ class Programs:
         self.children.append(p)
         return p
 
-    def scheduler(self, *args: str) -> tuple[subprocess.Popen, str]:
-        p = subprocess.Popen([self.a.scheduler, "--bind", "tcp://127.0.0.1:*", *args], stdout=subprocess.PIPE,
+    def scheduler(self, *args: str, bind: str = "tcp://127.0.0.1:*") -> tuple[subprocess.Popen, str]:
+        p = subprocess.Popen([self.a.scheduler, "--bind", bind, *args], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, bufsize=1)
         self.children.append(p)
         first = p.stdout.readline()
@@ -445,8 +445,31 @@ def hello_between_steps(progs: Programs, until: float) -> None:
                 b.send_multipart([b"hello", b"0"])
 
 
+def scheduler_restart(progs: Programs, until: float) -> None:
+    """A scheduler killed mid-run and started again on the same endpoint gets its running workers
+    back, folded from its first step, without restarting them."""
+    first, endpoint = progs.scheduler("--workers", "3", "--steps", "1000", "--interval-ms", "20",
+                                      "--deadline-ms", "500", "--quiet")
+    run = Run(first)
+    workers = [progs.worker(endpoint, rank) for rank in range(3)]
+    run.wait_for_step(5, until)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    second, again = progs.scheduler("--workers", "3", "--steps", "10", "--deadline-ms", "500",
+                                    "--startup-ms", "20000", "--quiet", bind=endpoint)
+    check(again == endpoint, f"the new scheduler listens on {again}, not {endpoint}")
+    rerun = Run(second)
+    rerun.finish(until)
+    check(len(rerun.steps) == 10, f"{len(rerun.steps)} steps")
+    for line in rerun.steps:
+        check(line["silent"] == set() and line["reported"] | line["none"] == {0, 1, 2},
+              f"step {line['step']} of the new scheduler did not fold every rank: {line}")
+    check(all(w.poll() is None or w.returncode == 0 for w in workers), "a worker died")
+    print("scheduler_restart: the scheduler was killed after step 5; its successor folded ranks 0-2 from step 1")
+
+
 CASES = {f.__name__: f for f in (python_scheduler, python_worker, killed_worker, garbage, slow_worker, restart,
-                                 hello_between_steps)}
+                                 hello_between_steps, scheduler_restart)}
 
 
 def main() -> int:
