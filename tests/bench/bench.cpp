@@ -133,24 +133,19 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
         }
     });
     // Into a value warmed on the same input, as an engine decodes each step's message.
-    add(decode + "/ecmeta_reuse", [json](benchmark::State& state) {
-        T out{};
-        ecmeta::decode_into(json, out);
-        state.counters["allocs_reuse"] = allocs_of([&] { ecmeta::decode_into(json, out); });
-        for (auto _ : state) {
-            ecmeta::decode_into(json, out);
-            benchmark::DoNotOptimize(out);
-        }
-    });
-    add(decode + "/msgpack_reuse", [packed](benchmark::State& state) {
-        T out{};
-        ecmeta::decode_msgpack_into(packed, out);
-        state.counters["allocs_reuse"] = allocs_of([&] { ecmeta::decode_msgpack_into(packed, out); });
-        for (auto _ : state) {
-            ecmeta::decode_msgpack_into(packed, out);
-            benchmark::DoNotOptimize(out);
-        }
-    });
+    const auto reuse = [&](const std::string& comparator, auto decode_into) {
+        add(decode + "/" + comparator, [decode_into](benchmark::State& state) {
+            T out{};
+            decode_into(out);
+            state.counters["allocs_reuse"] = allocs_of([&] { decode_into(out); });
+            for (auto _ : state) {
+                decode_into(out);
+                benchmark::DoNotOptimize(out);
+            }
+        });
+    };
+    reuse("ecmeta_reuse", [json](T& out) { ecmeta::decode_into(json, out); });
+    reuse("msgpack_reuse", [packed](T& out) { ecmeta::decode_msgpack_into(packed, out); });
     add(decode + "/naive", [json](benchmark::State& state) {
         for (auto _ : state) {
             benchmark::DoNotOptimize(naive::decode<Naive>(json));

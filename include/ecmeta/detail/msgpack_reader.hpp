@@ -438,36 +438,12 @@ public:
 
     array_cursor array(value /*unused*/) {
         using namespace msgpack_tag;
-        const std::uint8_t b = byte();
-        std::uint64_t n = 0;
-        if (b >= fixarray && b <= fixarray_max) {
-            n = b & 0x0FU;
-        } else if (b == array16 || b == array32) {
-            n = big_endian(b == array16 ? 2 : 4);
-        } else {
-            refuse();
-        }
-        if (n > in_.size() - pos_) {
-            refuse();
-        }
-        return {static_cast<std::size_t>(n)};
+        return {container(fixarray, array16, 1)};
     }
 
     object_cursor object(value /*unused*/) {
         using namespace msgpack_tag;
-        const std::uint8_t b = byte();
-        std::uint64_t n = 0;
-        if (b >= fixmap && b <= fixmap_max) {
-            n = b & 0x0FU;
-        } else if (b == map16 || b == map32) {
-            n = big_endian(b == map16 ? 2 : 4);
-        } else {
-            refuse();
-        }
-        if (n > (in_.size() - pos_) / 2) {
-            refuse();
-        }
-        return {static_cast<std::size_t>(n)};
+        return {container(fixmap, map16, 2)};
     }
 
     static bool next(array_cursor& c, value& /*unused*/) noexcept {
@@ -528,6 +504,24 @@ public:
     }
 
 private:
+    // A container header (fix form at `fix`, 16- and 32-bit forms at `bits16` and the next byte):
+    // its element count, which may not promise more than the bytes left allow, `width` each.
+    std::size_t container(std::uint8_t fix, std::uint8_t bits16, std::size_t width) {
+        const std::uint8_t b = byte();
+        std::uint64_t n = 0;
+        if (b >= fix && b <= fix + 0x0FU) {
+            n = b & 0x0FU;
+        } else if (b == bits16 || b == bits16 + 1U) {
+            n = big_endian(b == bits16 ? 2 : 4);
+        } else {
+            refuse();
+        }
+        if (n > (in_.size() - pos_) / width) {
+            refuse();
+        }
+        return static_cast<std::size_t>(n);
+    }
+
     std::size_t string_length(std::uint8_t b) {
         if (b >= msgpack_tag::fixstr && b <= msgpack_tag::fixstr_max) {
             return b & 0x1FU;

@@ -82,16 +82,8 @@ public:
             out.reset();
             return;
         }
-        auto c = r_.array(v);
-        std::vector<std::string>& list = out ? *out : out.emplace();
-        std::size_t n = 0;
-        value item{};
-        while (r_.next(c, item)) {
-            const std::string_view s = r_.string(item);
-            n < list.size() ? static_cast<void>(list[n].assign(s)) : static_cast<void>(list.emplace_back(s));
-            ++n;
-        }
-        list.resize(n);
+        read_list(v, out ? *out : out.emplace(),
+                  [&](value item, std::string& element) { element.assign(r_.string(item)); });
     }
 
     template <described S>
