@@ -2,8 +2,10 @@
 // reports with ecmeta::aggregate under a per-step deadline, and prints the round-trip latency.
 // SPDX-License-Identifier: Apache-2.0
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <span>
@@ -18,7 +20,7 @@ namespace {
 constexpr std::string_view usage =
     R"usage(usage: ecmeta-scheduler [--bind ENDPOINT] [--workers W] [--steps N] [--loads L]
                         [--deadline-ms D] [--format msgpack|json] [--seed S]
-                        [--interval-ms I] [--startup-ms T] [--quiet]
+                        [--interval-ms I] [--startup-ms T] [--quiet] [--trace FILE]
 
 Binds a ROUTER socket (default tcp://127.0.0.1:5555; "tcp://127.0.0.1:*" picks a free port),
 waits up to T ms (default 5000) for ranks 0..W-1 (default 2) to say hello, then runs N steps
@@ -26,6 +28,7 @@ waits up to T ms (default 5000) for ranks 0..W-1 (default 2) to say hello, then 
 that does not answer within D ms (default 1000) counts as silent for that step. I ms (default 0)
 pass between steps. Prints "listening on ENDPOINT", one line per step (--quiet leaves out the
 aggregate), and the latency at the end; what it drops goes to stderr, one line each.
+--trace appends one JSON line per step to FILE (README, "The trace").
 )usage";
 
 std::string ranks_where(const std::vector<bool>& flags, bool value) {
@@ -38,6 +41,47 @@ std::string ranks_where(const std::vector<bool>& flags, bool value) {
     return out.empty() ? "-" : out;
 }
 
+// FNV-1a, 64 bits: names the step's body in the trace, so a peer that kept the bodies it was
+// sent can find it.
+std::uint64_t fnv1a(std::string_view bytes) {
+    std::uint64_t h = 0xcbf29ce484222325U;
+    for (const char c : bytes) {
+        h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3U;
+    }
+    return h;
+}
+
+// One step of the trace: what each rank's accepted reply was, who was silent, every line the
+// step logged (why a message was dropped), and the aggregate.
+std::string trace_line(const zmq_step::scheduler& s, const zmq_step::step_result& r, std::string_view body) {
+    using nlohmann::json;
+    const auto text = [](const std::string& line) {  // a dropped frame's bytes may not be UTF-8
+        return json(line).dump(-1, ' ', false, json::error_handler_t::replace);
+    };
+    std::string reports;
+    std::string none;
+    std::string silent;
+    for (std::size_t rank = 0; rank < r.answered.size(); ++rank) {
+        const std::string n = std::to_string(rank);
+        if (r.reported[rank]) {
+            reports += (reports.empty() ? "\"" : ",\"") + n + "\":" + ecmeta::encode(s.last_report(rank));
+        } else if (r.answered[rank]) {
+            none += (none.empty() ? "" : ",") + n;
+        } else {
+            silent += (silent.empty() ? "" : ",") + n;
+        }
+    }
+    std::string log;
+    for (const std::string& line : r.log) {
+        log += (log.empty() ? "" : ",") + text(line);
+    }
+    std::array<char, 17> digest{};
+    std::snprintf(digest.data(), digest.size(), "%016llx", static_cast<unsigned long long>(fnv1a(body)));
+    return R"({"step":)" + std::to_string(r.step) + R"(,"body_fnv1a":")" + digest.data() + R"(","reports":{)" +
+           reports + R"(},"none":[)" + none + R"(],"silent":[)" + silent + R"(],"log":[)" + log + R"(],"aggregate":)" +
+           (r.aggregate ? ecmeta::encode(*r.aggregate) : "null") + "}\n";
+}
+
 double ms(zmq_step::clock::duration d) {
     return std::chrono::duration<double, std::milli>(d).count();
 }
@@ -48,7 +92,7 @@ int main(int argc, char** argv) {
     try {
         const zmq_step::options o{std::span<char* const>{argv + 1, static_cast<std::size_t>(argc - 1)},
                                   {"--bind", "--workers", "--steps", "--loads", "--deadline-ms", "--format", "--seed",
-                                   "--interval-ms", "--startup-ms"},
+                                   "--interval-ms", "--startup-ms", "--trace"},
                                   {"--quiet", "--help"}};
         if (o.has("--help")) {
             std::cout << usage;
@@ -67,6 +111,14 @@ int main(int argc, char** argv) {
             throw std::invalid_argument("--workers takes 1 to 4096");
         }
 
+        std::ofstream trace;
+        if (o.has("--trace")) {
+            trace.open(o.text("--trace", ""), std::ios::app);
+            if (!trace) {
+                throw std::runtime_error("cannot open the trace file " + o.text("--trace", ""));
+            }
+        }
+
         zmq::context_t context;
         zmq_step::scheduler s{context, o.text("--bind", "tcp://127.0.0.1:5555"), workers,
                               [](const std::string& line) { std::cerr << "ecmeta-scheduler: " << line << '\n'; }};
@@ -82,6 +134,9 @@ int main(int argc, char** argv) {
             const std::string body = zmq_step::encode_body(zmq_step::make_step(seed, step, loads), f);
             const zmq_step::step_result r = s.run_step(step, body, f, deadline);
             latencies.push_back(ms(r.round_trip));
+            if (trace.is_open()) {  // flushed per step: a scheduler killed mid-run leaves whole lines
+                trace << trace_line(s, r, body) << std::flush;
+            }
             std::vector<bool> reported(workers);
             std::vector<bool> none(workers);
             for (std::size_t rank = 0; rank < workers; ++rank) {

@@ -256,6 +256,7 @@ struct step_result {
     std::vector<bool> answered;       // by rank: a valid reply came in time ("none" too)
     std::optional<report> aggregate;  // nullopt when no rank reported
     clock::duration round_trip{};     // from the first send to the last reply, or the deadline
+    std::vector<std::string> log;     // the lines logged from the step's start to its end
 };
 
 // The reports of the ranks that reported, by const reference and in rank order: what
@@ -319,11 +320,11 @@ public:
     // false leaves the reports undecoded (the bench's bare round trip).
     step_result run_step(std::uint64_t step, const std::string& body, format f, clock::duration deadline,
                          bool fold = true) {
+        current_ = step_result{};
+        current_.step = step;
         drain();  // a hello that came between steps gets this step
         step_ = step;
         fold_ = fold;
-        current_ = step_result{};
-        current_.step = step;
         current_.reported.resize(peers_.size());
         current_.answered.resize(peers_.size());
         waiting_ = 0;
@@ -340,10 +341,10 @@ public:
                     ++waiting_;
                     waiting_for_[rank] = true;
                 } else {  // EAGAIN: its queue is full (it is far behind), but it is there
-                    log_("rank " + std::to_string(rank) + ": its queue is full, step " + number + " not sent");
+                    note("rank " + std::to_string(rank) + ": its queue is full, step " + number + " not sent");
                 }
             } catch (const zmq::error_t&) {  // EHOSTUNREACH: the peer is gone
-                log_("rank " + std::to_string(rank) + ": unreachable, forgotten until it says hello again");
+                note("rank " + std::to_string(rank) + ": unreachable, forgotten until it says hello again");
                 peers_[rank].clear();
             }
         }
@@ -360,6 +361,9 @@ public:
         return std::move(current_);
     }
 
+    // The report `rank` sent last (what a step that says it reported folded).
+    [[nodiscard]] const report& last_report(std::size_t rank) const { return decoded_.at(rank); }
+
     // Tells every connected worker to exit.
     void stop() {
         for (const std::string& peer : peers_) {
@@ -374,6 +378,12 @@ public:
     }
 
 private:
+    // Logs the line and keeps it in the step's result.
+    void note(std::string line) {
+        log_(line);
+        current_.log.push_back(std::move(line));
+    }
+
     [[nodiscard]] bool all_connected() const {
         return std::ranges::none_of(peers_, [](const std::string& p) { return p.empty(); });
     }
@@ -422,13 +432,13 @@ private:
         if (kind == "hello" && frames.size() == 3) {
             const std::optional<std::uint64_t> rank = parse_number(frames[2].to_string_view());
             if (!rank || *rank >= peers_.size()) {
-                log_("a peer said hello with rank \"" + frames[2].to_string() + "\", not one of 0.." +
+                note("a peer said hello with rank \"" + frames[2].to_string() + "\", not one of 0.." +
                      std::to_string(peers_.size() - 1) + ": ignored");
                 return;
             }
             const bool again = !peers_[*rank].empty();
             peers_[*rank] = frames[0].to_string();  // the latest hello wins: a restarted worker takes over
-            log_("rank " + std::to_string(*rank) + (again ? ": said hello again" : ": connected"));
+            note("rank " + std::to_string(*rank) + (again ? ": said hello again" : ": connected"));
             return;
         }
         // Log lines name the sender by the rank it said hello as, and the step it names, if any.
@@ -438,7 +448,7 @@ private:
         const bool reply = (kind == "report" && frames.size() == 6) || (kind == "none" && frames.size() == 4);
         if (!reply) {
             const std::size_t sent = frames.size() - 1;  // the peer never sent the routing frame
-            log_(sender + at_step + ": a message of " + std::to_string(sent) + " frames starting \"" +
+            note(sender + at_step + ": a message of " + std::to_string(sent) + " frames starting \"" +
                  std::string{kind.substr(0, 16)} + "\" (" +
                  (kind == "report"  ? "a report has 5"
                   : kind == "none"  ? "none has 3"
@@ -450,13 +460,13 @@ private:
         const std::optional<std::uint64_t> step = parse_number(frames[2].to_string_view());
         const std::optional<std::uint64_t> rank = parse_number(frames[3].to_string_view());
         if (!rank || *rank >= peers_.size() || peers_[*rank] != frames[0].to_string_view()) {
-            log_(sender + at_step + ": a reply claiming rank \"" + frames[3].to_string() +
+            note(sender + at_step + ": a reply claiming rank \"" + frames[3].to_string() +
                  "\", which it did not say hello as: dropped");
             return;
         }
         const std::string who = "rank " + std::to_string(*rank);
         if (!step || *step != step_ || !waiting_for_[*rank]) {
-            log_(who + ": reply for step " + frames[2].to_string() + " dropped (step " + std::to_string(step_) +
+            note(who + ": reply for step " + frames[2].to_string() + " dropped (step " + std::to_string(step_) +
                  (step && *step == step_ ? " already answered or not asked)" : " is running)"));
             return;
         }
@@ -468,7 +478,7 @@ private:
         }
         const std::optional<format> f = parse_format(frames[4].to_string_view());
         if (!f) {
-            log_(who + " step " + std::to_string(step_) + ": format \"" + frames[4].to_string() +
+            note(who + " step " + std::to_string(step_) + ": format \"" + frames[4].to_string() +
                  "\" is not msgpack or json: counted silent");
             return;
         }
@@ -483,7 +493,7 @@ private:
         } catch (const ecmeta::decode_error& e) {
             const std::string_view what =
                 std::string_view{e.what()}.substr(e.pointer().size() + 2);  // past "<pointer>: "
-            log_(who + " step " + std::to_string(step_) + ": bad report, decode_error at " +
+            note(who + " step " + std::to_string(step_) + ": bad report, decode_error at " +
                  (e.pointer().empty() ? std::string{"(root)"} : e.pointer()) + ": " + std::string{what} +
                  "; counted silent");
         }
