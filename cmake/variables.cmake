@@ -1,11 +1,31 @@
 include(GNUInstallDirs)
 
-option(ECMETA_JSON "The JSON form, ecmeta::ecmeta and ecmeta::testing (need nlohmann_json); OFF: ecmeta::core only" ON)
+set(ECMETA_JSON AUTO CACHE STRING
+    "The JSON form, ecmeta::ecmeta and ecmeta::testing, on nlohmann_json: AUTO (when find_package finds it), ON (required), OFF (ecmeta::core only)")
+set_property(CACHE ECMETA_JSON PROPERTY STRINGS AUTO ON OFF)
+# ECMETA_USES_JSON: what this build has. A consumer without nlohmann_json gets ecmeta::core by
+# default, also with CMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON, which turns REQUIRED into an error.
+string(TOUPPER "${ECMETA_JSON}" ecmeta_json_mode)
+if(ecmeta_json_mode STREQUAL "AUTO")
+  find_package(nlohmann_json 3.11 QUIET)
+  set(ECMETA_USES_JSON ${nlohmann_json_FOUND})
+  if(NOT nlohmann_json_FOUND)
+    message(STATUS "ecmeta: nlohmann_json 3.11 not found, so ecmeta::core only (ECMETA_JSON=ON requires it)")
+  endif()
+elseif(ecmeta_json_mode MATCHES "^(ON|TRUE|YES|Y|1)$")
+  find_package(nlohmann_json 3.11 REQUIRED)
+  set(ECMETA_USES_JSON ON)
+elseif(ecmeta_json_mode MATCHES "^(OFF|FALSE|NO|N|0)$")
+  set(ECMETA_USES_JSON OFF)
+  message(STATUS "ecmeta: ecmeta::core only (ECMETA_JSON is OFF)")
+else()
+  message(FATAL_ERROR "ECMETA_JSON is AUTO, ON or OFF, not '${ECMETA_JSON}'")
+endif()
 set(ECMETA_USES_SIMDJSON OFF)
 # Tests, examples and developer flags only when ecmeta is the project being built, never when a
 # consumer pulls it in with add_subdirectory or FetchContent; they all need the JSON form.
 set(ecmeta_develop OFF)
-if(PROJECT_IS_TOP_LEVEL AND ECMETA_JSON)
+if(PROJECT_IS_TOP_LEVEL AND ECMETA_USES_JSON)
   set(ecmeta_develop ON)
 endif()
 option(ECMETA_BUILD_TESTS "Build ecmeta's tests" ${ecmeta_develop})
