@@ -147,6 +147,14 @@ void decode_nlohmann_into(std::string_view json, T& out, const decode_options& o
     decoder events{out, options};
     json_events sax{events};
     static_cast<void>(nlohmann::json::sax_parse(json.data(), json.data() + json.size(), &sax));
+    // nlohmann's lexer takes a NUL byte for the end of the input, so "{}\0junk" parses. JSON text
+    // never holds one, and anywhere but after the value nlohmann has refused it already.
+    if (const std::size_t nul = json.find('\0'); nul != std::string_view::npos) {
+        throw decode_error("",
+                           "invalid JSON at byte " + std::to_string(nul) +
+                               ": syntax error while parsing value - unexpected NUL byte; expected end of input",
+                           nul);
+    }
 }
 
 template <class T>

@@ -131,6 +131,13 @@ TEST_CASE("syntax errors name the byte offset, anything after the value is an er
 
     const auto trailing = decode_failure([] { static_cast<void>(ecmeta::decode<ECMooncakeWorkerMetadata>("{} {}")); });
     CHECK(trailing.offset() == std::optional<std::size_t>{3});
+    // nlohmann's lexer reads NUL as the end of the input; ecmeta does not.
+    using namespace std::string_view_literals;
+    for (const std::string_view nul : {"{}\0"sv, "{} \0junk"sv, "{\"loaded\":[]}\0{}"sv}) {
+        const auto failure = decode_failure([&] { static_cast<void>(ecmeta::decode<ECMooncakeWorkerMetadata>(nul)); });
+        CHECK(failure.offset() == std::optional<std::size_t>{nul.find('\0')});
+        CHECK_THAT(failure.what(), ContainsSubstring("unexpected NUL byte"));
+    }
     CHECK_THROWS_AS(ecmeta::decode<ECMooncakeWorkerMetadata>(""), ecmeta::decode_error);
     CHECK_THROWS_AS(ecmeta::decode<ECMooncakeWorkerMetadata>("{"), ecmeta::decode_error);
     CHECK_THROWS_AS(ecmeta::decode<ECMooncakeWorkerMetadata>(R"({"loaded":["a",]})"), ecmeta::decode_error);
