@@ -4,6 +4,7 @@
 
 #include "error.hpp"
 #include "json.hpp"
+#include "json_schema.hpp"
 #include "metadata.hpp"
 #include "msgpack.hpp"
 #include "validate.hpp"

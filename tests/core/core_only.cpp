@@ -1,6 +1,7 @@
 // ecmeta::core is standard library only: its headers must not pull in nlohmann_json. Built as part
 // of every test build, linked to ecmeta::core alone.
 #include <ecmeta/error.hpp>
+#include <ecmeta/json_schema.hpp>
 #include <ecmeta/metadata.hpp>
 #include <ecmeta/msgpack.hpp>
 #include <ecmeta/validate.hpp>

@@ -25,60 +25,98 @@ struct field {
     std::string_view name;
     M C::*member;
     bool required;
+    std::string_view meaning;  // what the field means in the running system: the JSON Schema's description
 };
 template <class C, class M>
-field(std::string_view, M C::*, bool) -> field<C, M>;
+field(std::string_view, M C::*, bool, std::string_view) -> field<C, M>;
 
-// Field names, order and required-ness exactly as the Python dataclasses declare them.
+// The meanings the load and the push share.
+namespace shared_meaning {
+inline constexpr std::string_view mm_hash =
+    R"(Opaque id of the item: 64 hex characters (blake3 or sha256), 128 (sha512), a user-supplied id, or )"
+    R"("{lora_name}:{hash}". Any string.)";
+inline constexpr std::string_view nbytes =
+    "Payload size in bytes, exactly numel(shape) * itemsize(dtype); a consumer rejects a mismatch.";
+inline constexpr std::string_view shape = "Tensor shape, e.g. [num_embeddings, hidden_size].";
+inline constexpr std::string_view dtype =
+    R"(The unqualified torch dtype name: "bfloat16", "float16", "float32" ..., never "torch.bfloat16".)";
+inline constexpr std::string_view transfer_id =
+    R"(Opaque id shared by scheduler, producer and consumer (often 32 hex characters, sometimes )"
+    R"("{request_id}:{index}"); non-empty.)";
+}  // namespace shared_meaning
+
+// Field names, order and required-ness exactly as the Python dataclasses declare them, and what
+// each type and field means (README, "What each field means").
 template <class T>
 struct schema;
 
 template <>
 struct schema<ECMooncakeLoadSpec> {
     using T = ECMooncakeLoadSpec;
+    static constexpr std::string_view name = "ECMooncakeLoadSpec";
+    static constexpr std::string_view meaning = "A consumer-side load: attach one item to the encoder cache.";
     static constexpr std::tuple fields{
-        field{"mm_hash", &T::mm_hash, true},
-        field{"nbytes", &T::nbytes, true},
-        field{"shape", &T::shape, true},
-        field{"dtype", &T::dtype, true},
-        field{"transfer_id", &T::transfer_id, true},
-        field{"local", &T::local, false},
+        field{"mm_hash", &T::mm_hash, true, shared_meaning::mm_hash},
+        field{"nbytes", &T::nbytes, true, shared_meaning::nbytes},
+        field{"shape", &T::shape, true, shared_meaning::shape},
+        field{"dtype", &T::dtype, true, shared_meaning::dtype},
+        field{"transfer_id", &T::transfer_id, true, shared_meaning::transfer_id},
+        field{"local", &T::local, false,
+              "The consumer's receive pool still holds the item: a local hand-off, no transfer, no producer."},
     };
 };
 
 template <>
 struct schema<ECMooncakePushSpec> {
     using T = ECMooncakePushSpec;
+    static constexpr std::string_view name = "ECMooncakePushSpec";
+    static constexpr std::string_view meaning =
+        "A producer-side reservation, started before the tensor exists: push one item to a consumer.";
     static constexpr std::tuple fields{
-        field{"mm_hash", &T::mm_hash, true},
-        field{"nbytes", &T::nbytes, true},
-        field{"shape", &T::shape, true},
-        field{"dtype", &T::dtype, true},
-        field{"consumer_zmq", &T::consumer_zmq, true},
-        field{"transfer_id", &T::transfer_id, true},
-        field{"request_id", &T::request_id, false},
+        field{"mm_hash", &T::mm_hash, true, shared_meaning::mm_hash},
+        field{"nbytes", &T::nbytes, true, shared_meaning::nbytes},
+        field{"shape", &T::shape, true, shared_meaning::shape},
+        field{"dtype", &T::dtype, true, shared_meaning::dtype},
+        field{"consumer_zmq", &T::consumer_zmq, true,
+              "The destination consumer's base control address, a ZeroMQ endpoint: tcp://10.0.0.7:19019, "
+              "tcp://[::1]:5555, ipc:///path."},
+        field{"transfer_id", &T::transfer_id, true, shared_meaning::transfer_id},
+        field{"request_id", &T::request_id, false, "The request that owns the push and may cancel it."},
     };
 };
 
 template <>
 struct schema<ECMooncakeConnectorMetadata> {
     using T = ECMooncakeConnectorMetadata;
+    static constexpr std::string_view name = "ECMooncakeConnectorMetadata";
+    static constexpr std::string_view meaning =
+        "What the scheduler tells every worker in one engine step: the loads and pushes to start, and the "
+        "ids the encoder cache freed.";
     static constexpr std::tuple fields{
-        field{"loads", &T::loads, false},
-        field{"pushes", &T::pushes, false},
-        field{"freed", &T::freed, false},
+        field{"loads", &T::loads, false, "Consumer-side loads in the order they were begun; repeats are possible."},
+        field{"pushes", &T::pushes, false,
+              "Producer-side reservations in the order queued; transfer_id is unique within a step."},
+        field{"freed", &T::freed, false,
+              "The ids the encoder cache freed this step, in order, repeats kept. null: scan every pinned item; "
+              "[]: retire nothing."},
     };
 };
 
 template <>
 struct schema<ECMooncakeWorkerMetadata> {
     using T = ECMooncakeWorkerMetadata;
+    static constexpr std::string_view name = "ECMooncakeWorkerMetadata";
+    static constexpr std::string_view meaning =
+        "What one tensor-parallel rank reports for a step; the ranks' reports are folded with aggregate "
+        "(loaded intersected, the rest united).";
     static constexpr std::tuple fields{
-        field{"loaded", &T::loaded, false},
-        field{"failed_loads", &T::failed_loads, false},
-        field{"reclaimed", &T::reclaimed, false},
-        field{"pending_saves", &T::pending_saves, false},
-        field{"failed_saves", &T::failed_saves, false},
+        field{"loaded", &T::loaded, false,
+              "Item ids now in this rank's encoder cache (intersected across ranks). A set: sorted, no repeats."},
+        field{"failed_loads", &T::failed_loads, false, "Item ids whose load failed on this rank. A set."},
+        field{"reclaimed", &T::reclaimed, false,
+              "Item ids the receive pool evicted; losing one leaks a scheduler cache slot. A set."},
+        field{"pending_saves", &T::pending_saves, false, "This rank still has push work in flight."},
+        field{"failed_saves", &T::failed_saves, false, "Request ids (not item ids) whose push was rejected. A set."},
     };
 };
 
