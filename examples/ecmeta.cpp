@@ -1,15 +1,14 @@
 // The ecmeta command: a demo of one scheduler step, and canonicalisation, folding and validation
 // of metadata read from a file or stdin.
 // SPDX-License-Identifier: Apache-2.0
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <optional>
-#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -17,124 +16,85 @@
 
 #include <ecmeta/ecmeta.hpp>
 
+#include "command_line.hpp"
+
 namespace {
-
-constexpr std::string_view usage =
-    R"usage(usage: ecmeta [--from json|msgpack] [--to json|msgpack] [--strict] [--max-input-bytes N]
-              COMMAND [ARGS]
-
-  ecmeta                          demo: one scheduler step, four ranks, the aggregate
-  ecmeta canon TYPE [FILE]        decode strictly, print the canonical form
-  ecmeta aggregate [FILE]         fold a JSON array of worker reports (null: a rank that
-                                  reported nothing); print the result, or null
-  ecmeta validate TYPE [FILE]     print one finding per line as "<pointer>: <message>";
-                                  exit 1 when there are findings
-  ecmeta --help                   this text
-
-TYPE is load, push, connector or worker. No FILE, or "-", reads stdin.
---strict refuses unknown keys; --max-input-bytes refuses longer input before parsing.
-Exit status: 0 success, 1 validation findings, 2 bad input or usage (one line on stderr,
-"ecmeta: <pointer>: <what>", where the pointer of the document itself reads "(root)").
-)usage";
 
 struct usage_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class format { json, msgpack };
-
 struct options {
-    format from = format::json;
-    format to = format::json;
+    std::string from = "json";
+    std::string to = "json";
     ecmeta::decode_options decoding{};
-    std::vector<std::string> words;
+    std::string command;  // empty: the demo
+    std::string type;
+    std::string file = "-";
 };
 
-std::size_t parse_size(std::string_view value) {
-    std::size_t n = 0;
-    const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
-    if (value.empty() || r.ec != std::errc{} || r.ptr != value.data() + value.size()) {
-        throw usage_error("--max-input-bytes takes a number of bytes, got \"" + std::string{value} + "\"");
-    }
-    return n;
-}
-
-// Lines on stdout and stderr stay lines: control characters from the input are escaped.
-std::string one_line(std::string_view text) {
-    std::string out;
-    for (const char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7F) {
-            constexpr std::string_view hex = "0123456789abcdef";
-            out += "\\u00";
-            out += hex[u >> 4U];
-            out += hex[u & 0xFU];
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
+using command_line::one_line;
 
 // A JSON Pointer as printed: the document root's is the empty string, which reads as nothing.
 std::string where(std::string_view pointer) {
     return pointer.empty() ? "(root)" : one_line(pointer);
 }
 
-format parse_format(std::string_view flag, std::string_view value) {
-    if (value == "json") {
-        return format::json;
-    }
-    if (value == "msgpack") {
-        return format::msgpack;
-    }
-    throw usage_error(std::string{flag} + " takes json or msgpack, got \"" + std::string{value} + "\"");
-}
+// The command line: the help is generated from these, and the README's usage block is its output.
+void describe(CLI::App& app, options& o) {
+    command_line::common(app);
+    app.fallthrough();  // the options below go anywhere on the line, after the command too
+    app.require_subcommand(0, 1);
+    const std::vector<std::string> formats{"json", "msgpack"};
+    command_line::add_choice(app, "--from", o.from, formats, "The input's encoding: json (default) or msgpack");
+    command_line::add_choice(app, "--to", o.to, formats, "The output's encoding: json (default) or msgpack");
+    app.add_flag("--strict", o.decoding.reject_unknown_keys, "Refuse unknown keys (ignored by default)");
+    app.add_option("--max-input-bytes", o.decoding.max_input_bytes, "Refuse longer input before parsing")
+        ->check(command_line::digits)
+        ->option_text("N");
 
-options parse_arguments(std::span<char* const> args) {
-    options o;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string_view a = args[i];
-        if (a == "--strict") {
-            o.decoding.reject_unknown_keys = true;
-        } else if (a == "--max-input-bytes") {
-            if (i + 1 == args.size()) {
-                throw usage_error("--max-input-bytes needs a number of bytes");
-            }
-            o.decoding.max_input_bytes = parse_size(args[++i]);
-        } else if (a.starts_with("--max-input-bytes=")) {
-            o.decoding.max_input_bytes = parse_size(a.substr(a.find('=') + 1));
-        } else if (a == "--from" || a == "--to") {
-            if (i + 1 == args.size()) {
-                throw usage_error(std::string{a} + " needs a value: json or msgpack");
-            }
-            (a == "--from" ? o.from : o.to) = parse_format(a, args[++i]);
-        } else if (a.starts_with("--from=") || a.starts_with("--to=")) {
-            const auto eq = a.find('=');
-            (a.starts_with("--from") ? o.from : o.to) = parse_format(a.substr(0, eq), a.substr(eq + 1));
-        } else if (a.size() > 1 && a.starts_with('-')) {
-            throw usage_error("unknown option " + std::string{a});
-        } else {
-            o.words.emplace_back(a);
+    const std::vector<std::string> types{"load", "push", "connector", "worker"};
+    const auto add = [&](const char* name, const char* what, bool typed, bool file) {
+        CLI::App* command = app.add_subcommand(name, what);
+        command->callback([&o, command] { o.command = command->get_name(); });
+        command->footer("--from, --to, --strict and --max-input-bytes go anywhere on the line (ecmeta --help).");
+        if (typed) {
+            command->add_option("TYPE", o.type, "load, push, connector or worker")
+                ->required()
+                ->check(CLI::IsMember(types));
         }
-    }
-    return o;
+        if (file) {
+            command->add_option("FILE", o.file, "The input; none or - reads stdin");
+        }
+        return command;
+    };
+    add("canon", "Decode strictly, print the canonical form", true, true);
+    add("aggregate", "Fold a JSON array of worker reports (null: a silent rank); print it, or null", false, true);
+    add("validate", "Print each finding as \"<pointer>: <message>\"; exit 1 if any", true, true);
+    add("schema", "Print the JSON Schema (draft 2020-12) of TYPE's JSON form", false, false)
+        ->add_option("TYPE", o.type, "load, push, connector, worker, or ranks (the list aggregate reads)")
+        ->required()
+        ->check(CLI::IsMember({"load", "push", "connector", "worker", "ranks"}));
+    app.footer(
+        "With no command: a demo of one scheduler step, four ranks and their aggregate.\n"
+        "Exit status: 0 success, 1 validation findings, 2 bad input or usage (one line on stderr,\n"
+        "\"ecmeta: <pointer>: <what>\", where the pointer of the document itself reads \"(root)\").");
 }
 
-std::string read_input(const std::optional<std::string>& file) {
-    if (!file || *file == "-") {
+std::string read_input(const std::string& file) {
+    if (file == "-") {
         return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     }
-    std::ifstream in(*file, std::ios::binary);
+    std::ifstream in(file, std::ios::binary);
     if (!in) {
-        throw usage_error("cannot open " + *file);
+        throw usage_error("cannot open " + file);
     }
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 template <class T>
 T decode_as(const std::string& bytes, const options& o) {
-    if (o.from == format::msgpack) {
+    if (o.from == "msgpack") {
         return ecmeta::decode_msgpack<T>(std::span{reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()},
                                          o.decoding);
     }
@@ -142,8 +102,8 @@ T decode_as(const std::string& bytes, const options& o) {
 }
 
 template <class T>
-void print(const T& value, format to) {
-    if (to == format::msgpack) {
+void print(const T& value, const std::string& to) {
+    if (to == "msgpack") {
         const auto bytes = ecmeta::encode_msgpack(value);
         std::cout.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     } else {
@@ -176,13 +136,6 @@ int with_type(std::string_view type, F&& f) {
         return f.template operator()<ecmeta::ECMooncakeWorkerMetadata>();
     }
     throw usage_error("TYPE is load, push, connector or worker, got \"" + std::string{type} + "\"");
-}
-
-std::optional<std::string> file_argument(const options& o, std::size_t at) {
-    if (o.words.size() > at + 1) {
-        throw usage_error("unexpected argument \"" + o.words[at + 1] + "\"");
-    }
-    return o.words.size() > at ? std::optional{o.words[at]} : std::nullopt;
 }
 
 // ---- the demo ---------------------------------------------------------------------------
@@ -278,56 +231,64 @@ int demo() {
     return 0;
 }
 
+// The JSON Schema, indented for reading (json_schema gives it compact).
+template <class T>
+int print_schema() {
+    std::cout << nlohmann::ordered_json::parse(ecmeta::json_schema<T>()).dump(2) << '\n';
+    return 0;
+}
+
 int run(const options& o) {
-    if (o.words.empty()) {
+    if (o.command.empty()) {
         return demo();
     }
-    const std::string& command = o.words[0];
-    if (command == "canon" || command == "validate") {
-        if (o.words.size() < 2) {
-            throw usage_error(command + " needs a TYPE: load, push, connector or worker");
+    if (o.command == "schema") {
+        if (o.type == "ranks") {
+            return print_schema<std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>>();
         }
-        const auto file = file_argument(o, 2);
-        return with_type(o.words[1], [&]<class T>() {
-            const std::string bytes = read_input(file);
-            if (command == "validate") {
+        return with_type(o.type, []<class T>() { return print_schema<T>(); });
+    }
+    if (o.command == "canon" || o.command == "validate") {
+        return with_type(o.type, [&]<class T>() {
+            const std::string bytes = read_input(o.file);
+            if (o.command == "validate") {
                 return validate<T>(bytes, o);
             }
             print(decode_as<T>(bytes, o), o.to);
             return 0;
         });
     }
-    if (command == "aggregate") {
-        const std::string bytes = read_input(file_argument(o, 1));
-        const auto ranks = decode_as<std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>>(bytes, o);
-        if (const auto folded = ecmeta::aggregate(ranks)) {
-            print(*folded, o.to);
-        } else if (o.to == format::msgpack) {
-            std::cout.put(static_cast<char>(0xC0));  // nil
-        } else {
-            std::cout << "null\n";
-        }
-        return 0;
+    // aggregate
+    const std::string bytes = read_input(o.file);
+    const auto ranks = decode_as<std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>>(bytes, o);
+    if (const auto folded = ecmeta::aggregate(ranks)) {
+        print(*folded, o.to);
+    } else if (o.to == "msgpack") {
+        std::cout.put(static_cast<char>(0xC0));  // nil
+    } else {
+        std::cout << "null\n";
     }
-    throw usage_error("unknown command \"" + command + "\" (see ecmeta --help)");
+    return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    const std::span<char* const> args{argv + 1, static_cast<std::size_t>(argc > 0 ? argc - 1 : 0)};
-    for (std::string_view a : args) {
-        if (a == "--help" || a == "-h") {
-            std::cout << usage;
-            return 0;
-        }
+    options o;
+    CLI::App app{"ecmeta " + command_line::version() +
+                     ": vLLM Mooncake encoder-cache connector metadata. Canonical forms, the fold of\n"
+                     "the ranks' reports, validation and the JSON Schema.",
+                 "ecmeta"};
+    describe(app, o);
+    if (const std::optional<int> stop = command_line::parse(app, argc, argv)) {
+        return *stop;
     }
     // Nothing reaches stdout before the whole answer is known, so a failure leaves it empty.
     std::ostringstream buffer;
     auto* const original = std::cout.rdbuf(buffer.rdbuf());
     int status = 2;
     try {
-        status = run(parse_arguments(args));
+        status = run(o);
     } catch (const ecmeta::decode_error& e) {
         // what() is "<pointer>: <message>"; print the pointer readably.
         const std::string_view message = std::string_view{e.what()}.substr(e.pointer().size() + 2);

@@ -13,23 +13,10 @@
 #include <string_view>
 #include <vector>
 
+#include "../command_line.hpp"
 #include "zmq_step.hpp"
 
 namespace {
-
-constexpr std::string_view usage =
-    R"usage(usage: ecmeta-scheduler [--bind ENDPOINT] [--workers W] [--steps N] [--loads L]
-                        [--deadline-ms D] [--format msgpack|json] [--seed S]
-                        [--interval-ms I] [--startup-ms T] [--quiet] [--trace FILE]
-
-Binds a ROUTER socket (default tcp://127.0.0.1:5555; "tcp://127.0.0.1:*" picks a free port),
-waits up to T ms (default 5000) for ranks 0..W-1 (default 2) to say hello, then runs N steps
-(default 10) of L loads (default 16), L/4 pushes and L/8 freed ids, drawn from seed S. A rank
-that does not answer within D ms (default 1000) counts as silent for that step. I ms (default 0)
-pass between steps. Prints "listening on ENDPOINT", one line per step (--quiet leaves out the
-aggregate), and the latency at the end; what it drops goes to stderr, one line each.
---trace appends one JSON line per step to FILE (README, "The trace").
-)usage";
 
 std::string ranks_where(const std::vector<bool>& flags, bool value) {
     std::string out;
@@ -88,39 +75,82 @@ double ms(zmq_step::clock::duration d) {
 
 }  // namespace
 
+// The command line: the help is generated from these, and the README's option list is its output.
+struct settings {
+    std::string bind = "tcp://127.0.0.1:5555";
+    std::size_t workers = 2;
+    std::uint64_t steps = 10;
+    std::size_t loads = 16;
+    std::uint64_t deadline_ms = 1000;
+    std::string format = "msgpack";
+    std::uint64_t seed = 1;
+    std::uint64_t interval_ms = 0;
+    std::uint64_t startup_ms = 5000;
+    bool quiet = false;
+    std::string trace;
+
+    void describe(CLI::App& app) {
+        command_line::common(app);
+        const auto number = [&](const char* name, auto& value, const char* text, const std::string& description) {
+            app.add_option(name, value, description + " (default " + std::to_string(value) + ")")
+                ->check(command_line::digits)
+                ->option_text(text);
+        };
+        app.add_option("--bind", bind,
+                       "The ROUTER socket's endpoint (default " + bind + "); tcp://127.0.0.1:* picks a free port")
+            ->option_text("ENDPOINT");
+        number("--workers", workers, "W", "Ranks 0..W-1, 1 to 4096");
+        number("--steps", steps, "N", "Steps to run");
+        number("--loads", loads, "L", "Loads per step; each step also has L/4 pushes and L/8 freed ids");
+        number("--deadline-ms", deadline_ms, "D", "A rank that has not answered within D ms is silent for the step");
+        command_line::add_choice(app, "--format", format, {"msgpack", "json"},
+                                 "The steps' encoding (default " + format + ")");
+        number("--seed", seed, "S", "Draws the steps' metadata");
+        number("--interval-ms", interval_ms, "I", "Pause between steps");
+        number("--startup-ms", startup_ms, "T", "How long to wait for every rank's hello");
+        app.add_flag("--quiet", quiet, "Leave the aggregate out of the step lines");
+        app.add_option("--trace", trace, "Append one JSON line per step to FILE (README, \"The trace\")")
+            ->option_text("FILE");
+    }
+};
+
 int main(int argc, char** argv) {
+    settings o;
+    CLI::App app{
+        "ecmeta-scheduler: sends each engine step's connector metadata to every worker over ZeroMQ,\n"
+        "folds their reports with ecmeta::aggregate under a per-step deadline, and prints one line\n"
+        "per step and the round-trip latency; what it drops goes to stderr, one line each.\n"
+        "Exit status: 0 after every step, whatever the ranks did; 2 on a usage error or a failure.",
+        "ecmeta-scheduler"};
+    o.describe(app);
+    if (const std::optional<int> stop = command_line::parse(app, argc, argv)) {
+        return *stop;
+    }
     try {
-        const zmq_step::options o{std::span<char* const>{argv + 1, static_cast<std::size_t>(argc - 1)},
-                                  {"--bind", "--workers", "--steps", "--loads", "--deadline-ms", "--format", "--seed",
-                                   "--interval-ms", "--startup-ms", "--trace"},
-                                  {"--quiet", "--help"}};
-        if (o.has("--help")) {
-            std::cout << usage;
-            return 0;
-        }
-        const std::size_t workers = o.number("--workers", 2);
-        const std::uint64_t steps = o.number("--steps", 10);
-        const std::size_t loads = o.number("--loads", 16);
-        const std::chrono::milliseconds deadline{o.number("--deadline-ms", 1000)};
-        const std::chrono::milliseconds interval{o.number("--interval-ms", 0)};
-        const std::chrono::milliseconds startup{o.number("--startup-ms", 5000)};
-        const zmq_step::format f = o.wire_format("--format");
-        const std::uint64_t seed = o.number("--seed", 1);
-        const bool quiet = o.has("--quiet");
+        const std::size_t workers = o.workers;
+        const std::uint64_t steps = o.steps;
+        const std::size_t loads = o.loads;
+        const std::chrono::milliseconds deadline{o.deadline_ms};
+        const std::chrono::milliseconds interval{o.interval_ms};
+        const std::chrono::milliseconds startup{o.startup_ms};
+        const zmq_step::format f = *zmq_step::parse_format(o.format);
+        const std::uint64_t seed = o.seed;
+        const bool quiet = o.quiet;
         if (workers == 0 || workers > 4096) {
-            throw std::invalid_argument("--workers takes 1 to 4096");
+            std::cerr << "ecmeta-scheduler: --workers takes 1 to 4096 (see --help)\n";
+            return 2;
         }
 
         std::ofstream trace;
-        if (o.has("--trace")) {
-            trace.open(o.text("--trace", ""), std::ios::app);
+        if (!o.trace.empty()) {
+            trace.open(o.trace, std::ios::app);
             if (!trace) {
-                throw std::runtime_error("cannot open the trace file " + o.text("--trace", ""));
+                throw std::runtime_error("cannot open the trace file " + o.trace);
             }
         }
 
         zmq::context_t context;
-        zmq_step::scheduler s{context, o.text("--bind", "tcp://127.0.0.1:5555"), workers,
+        zmq_step::scheduler s{context, o.bind, workers,
                               [](const std::string& line) { std::cerr << "ecmeta-scheduler: " << line << '\n'; }};
         std::cout << "listening on " << s.endpoint() << std::endl;  // flushed: a test waits for it
         if (!s.wait_for_workers(zmq_step::clock::now() + startup)) {
@@ -174,9 +204,6 @@ int main(int argc, char** argv) {
             }
         }
         return 0;
-    } catch (const std::invalid_argument& e) {
-        std::cerr << "ecmeta-scheduler: " << e.what() << " (see --help)\n";
-        return 2;
     } catch (const std::exception& e) {
         std::cerr << "ecmeta-scheduler: " << e.what() << '\n';
         return 2;

@@ -7,6 +7,7 @@ usage: test_cli.py PATH/TO/ecmeta
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -42,13 +43,27 @@ def bad(name: str, args: list[str], stdin: bytes, *, pointer: str | None = None,
     check(name, ok, (rc, out, err))
 
 
-# the demo and --help
+# the demo, --help (CLI11's, of the command or of a subcommand) and --version
 rc, out, err = run()
 check("demo", rc == 0 and b"What the scheduler sees" in out and err == "", (rc, err))
 rc, out, err = run("--help")
-check("help", rc == 0 and out.startswith(b"usage: ecmeta"), (rc, out))
+check("help", rc == 0 and b"Usage: ecmeta [OPTIONS] [SUBCOMMAND]" in out and b"schema" in out and err == "", (rc, out))
+readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+block = readme.split("$ ecmeta --help\n", 1)[1].split("```", 1)[0] if "$ ecmeta --help\n" in readme else ""
+check("the README's usage block is the help", block.encode() == out, block)
 rc, out2, _ = run("canon", "load", "--help")
-check("help anywhere", rc == 0 and out2 == out)
+check("help of a subcommand", rc == 0 and b"Usage: ecmeta canon [OPTIONS] TYPE [FILE]" in out2, out2)
+rc, out, err = run("--version")
+version = re.search(r"ECMETA_VERSION_MAJOR (\d+)\n.*ECMETA_VERSION_MINOR (\d+)\n.*ECMETA_VERSION_PATCH (\d+)",
+                    (Path(__file__).resolve().parents[2] / "include/ecmeta/metadata.hpp").read_text(), re.S)
+check("version", rc == 0 and out.decode() == f"ecmeta {'.'.join(version.groups())}\n", (rc, out, err))
+
+# schema: the JSON Schema of each type (tests/schema/ checks what it says)
+for kind in ["load", "push", "connector", "worker", "ranks"]:
+    rc, out, err = run("schema", kind)
+    doc = json.loads(out) if rc == 0 else {}
+    check(f"schema {kind}", doc.get("$schema") == "https://json-schema.org/draft/2020-12/schema", (rc, out[:80], err))
+bad("schema of an unknown type", ["schema", "lod"], b"")
 
 # canon: stdin, '-', a file, and non-canonical input
 rc, out, err = run("canon", "load", stdin=b'{"transfer_id":"t","dtype":"int16","shape":[2],"nbytes":4,"mm_hash":"h"}')
@@ -117,6 +132,7 @@ bad("size limit", ["--max-input-bytes", "3", "canon", "worker"], b"{  }")
 rc, out, _ = run("--max-input-bytes=2", "canon", "worker", stdin=b"{}")
 check("size limit met", rc == 0, (rc, out))
 bad("bad size", ["--max-input-bytes", "lots", "canon", "worker"], b"{}")
+bad("negative size", ["--max-input-bytes", "-1", "canon", "worker"], b"{}")
 
 # control characters from the input never break the one-line contract
 bad("newline in a strict key", ["canon", "worker", "--strict"], rb'{"a\nb":1}', pointer=r"/a\u000ab")
