@@ -31,7 +31,8 @@ using ecmeta::ECMooncakeWorkerMetadata;
 
 // Decode comparators: ecmeta (decode<T>: simdjson in this build when it has it), nlohmann (its
 // reference path), simdjson (its DOM parse alone, of padded bytes: the ceiling), copy (copying the
-// decoded value: the allocations and bytes any decoder's result costs), memcpy (one copy of the
+// decoded value: the allocations and bytes any decoder's result costs), copy_reuse (copying it into a
+// value that holds it already: what a reusing decoder must store), memcpy (one copy of the
 // input: the floor of anything that reads it), tokenizer (below).
 
 // nlohmann's SAX parser with a handler that does nothing: the ceiling of any nlohmann decoder.
@@ -169,6 +170,15 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
         for (auto _ : state) {
             T copy = value;
             benchmark::DoNotOptimize(copy);
+        }
+    });
+    // The same into a value that already holds it: the stores a reusing decoder cannot avoid.
+    add(decode + "/copy_reuse", [value](benchmark::State& state) {
+        T out = value;
+        for (auto _ : state) {
+            out = value;
+            benchmark::DoNotOptimize(out);
+            benchmark::ClobberMemory();
         }
     });
     add(decode + "/memcpy", [json](benchmark::State& state) {

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -454,16 +455,30 @@ public:
         return true;
     }
 
+    // The key's bytes, not yet checked: a key that names a field is ASCII, so only a key that
+    // names none is checked, by unknown_key.
     bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
         if (c.left == 0) {
             return false;
         }
         --c.left;
-        key = string(value{});
+        const std::size_t n = string_length(byte());
+        const std::size_t at = pos_;
+        advance(n);
+        key = {reinterpret_cast<const char*>(in_.data() + at), n};
         return true;
     }
+    static void unknown_key(std::string_view key) {
+        if (!is_utf8(key)) {
+            refuse();
+        }
+    }
 
-    [[nodiscard]] static std::size_t trusted_size(const array_cursor& /*unused*/) noexcept { return 0; }
+    // A length read from the input could promise anything: room is made for at most as many
+    // elements as would fill the bytes left, so a decode never reserves more than its input's size.
+    [[nodiscard]] std::size_t reservable(const array_cursor& c, std::size_t element_size) const noexcept {
+        return std::min(c.left, (in_.size() - pos_) / element_size);
+    }
 
     // Room for the run of whole strings ahead, and their bytes: what is actually in the input.
     void reserve_ids(const array_cursor& c, id_set& set) const noexcept {

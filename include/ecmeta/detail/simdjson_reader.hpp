@@ -102,7 +102,11 @@ public:
         ++c.at;
         return true;
     }
-    [[nodiscard]] static std::size_t trusted_size(const array_cursor& c) noexcept { return c.size; }
+    static void unknown_key(std::string_view /*key*/) noexcept {}  // simdjson checked every string
+    // The DOM has seen every element: its count is what is there.
+    [[nodiscard]] static std::size_t reservable(const array_cursor& c, std::size_t /*element_size*/) noexcept {
+        return c.size;
+    }
 
     // An entry per element, and bytes as if every id were as long as the first (ids are mostly
     // hashes of one length), never more than the input holds.

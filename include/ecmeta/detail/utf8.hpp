@@ -61,6 +61,13 @@ namespace ecmeta::detail {
                     break;
                 }
             }
+            if (s.size() - i < 8) {  // the tail in one word: short ids and keys end here
+                std::uint64_t word = 0;
+                std::memcpy(&word, s.data() + i, s.size() - i);
+                if ((word & high_bits) == 0) {
+                    break;
+                }
+            }
         }
         if (i == s.size()) {
             break;

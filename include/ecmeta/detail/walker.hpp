@@ -37,8 +37,11 @@ struct refused {};
 //   null(v) -> bool (true: it was null, consumed)
 //   array(v) -> R::array_cursor        next(array_cursor&, value&) -> bool (false: no more)
 //   object(v) -> R::object_cursor      next(object_cursor&, std::string_view& key, value&) -> bool
-//   trusted_size(array_cursor) -> std::size_t (elements a DOM has seen; 0 for a length read
-//       from the input, which could promise anything)
+//   unknown_key(key): throws `refused` if a key that names no field is not UTF-8 (a key that
+//       names one is ASCII, so next() need not check it)
+//   reservable(array_cursor, element size) -> std::size_t: room to make before reading the
+//       elements (what a DOM has seen; for a length read from the input, no more than would
+//       fill the input's bytes left)
 //   reserve_ids(array_cursor, id_set&)  skip(v)
 // Each throws `refused` where the value is not of that type.
 template <class R>
@@ -55,7 +58,7 @@ public:
     void read(value v, std::vector<std::int64_t>& out) {
         out.clear();
         auto c = r_.array(v);
-        out.reserve(r_.trusted_size(c));
+        out.reserve(r_.reservable(c, sizeof(std::int64_t)));
         value item{};
         while (r_.next(c, item)) {
             const std::uint64_t n = r_.u64(item);
@@ -116,6 +119,7 @@ public:
                 if (strict_) {
                     refuse();
                 }
+                r_.unknown_key(key);
                 r_.skip(field);
                 continue;
             }
@@ -134,7 +138,7 @@ private:
     template <class E, class ReadElement>
     void read_list(value v, std::vector<E>& out, ReadElement&& read_element) {
         auto c = r_.array(v);
-        if (const std::size_t size = r_.trusted_size(c); size > out.size()) {
+        if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.size()) {
             out.reserve(size);
         }
         std::size_t n = 0;
