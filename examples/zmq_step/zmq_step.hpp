@@ -425,6 +425,10 @@ private:
             current_.reported[*rank] = true;
             current_.answered[*rank] = true;
         } catch (const ecmeta::decode_error& e) {
+            // A refused report keeps nothing it made this process hold: the rank's value would
+            // keep its storage, and the thread's JSON parser its size, until the next restart.
+            decoded_[*rank] = report{};
+            ecmeta::release_thread_buffers();
             const std::string_view what =
                 std::string_view{e.what()}.substr(e.pointer().size() + 2);  // past "<pointer>: "
             note(who + " step " + std::to_string(step_) + ": bad report, decode_error at " +

@@ -184,6 +184,19 @@ inline namespace json_nlohmann {
 #endif
 }
 
+// Frees what decoding JSON keeps on the calling thread (on simdjson: its parser and padded
+// buffer, sized for the largest document the thread has decoded); the next decode makes them
+// again. For a long-running process after an outsized message, which would otherwise keep them at
+// its size. Nothing to free on nlohmann.
+inline void release_thread_buffers() noexcept {
+#if defined(ECMETA_USE_SIMDJSON) && ECMETA_USE_SIMDJSON
+    detail::simdjson_state& state = detail::this_thread_simdjson();
+    state.parser = simdjson::dom::parser{};
+    state.copy.reset();
+    state.copy_capacity = 0;
+#endif
+}
+
 // Strict decoding into `out`, an engine's message of every step: its strings, lists and id sets
 // keep their storage, and a field the input leaves out takes its default. Throws decode_error
 // naming the JSON Pointer, and then leaves `out == T{}` (its storage kept), never half-written.

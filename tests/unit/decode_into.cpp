@@ -166,6 +166,23 @@ TEST_CASE("a warmed value decodes the same input, or a smaller one, with no allo
     }
 }
 
+TEST_CASE("release_thread_buffers frees the thread's JSON parser, and decoding goes on", "[decode_into]") {
+    const ECMooncakeWorkerMetadata wide = report(1000, "x");
+    const std::string wide_json = ecmeta::encode(wide);
+    ECMooncakeWorkerMetadata w;
+    ecmeta::decode_into(wide_json, w);
+    const std::size_t warm = allocations_of([&] { ecmeta::decode_into(wide_json, w); });
+    ecmeta::release_thread_buffers();
+    const std::size_t released = allocations_of([&] { ecmeta::decode_into(wide_json, w); });
+    CHECK(w == wide);
+    if (ecmeta::json_backend() == "simdjson") {
+        CHECK(warm == 0);
+        CHECK(released > 0);  // the parser and the padded buffer, made again
+    } else {
+        CHECK(released == warm);  // nothing kept, nothing to free
+    }
+}
+
 TEST_CASE("decode_into that throws leaves T{}, with the error decode throws", "[decode_into]") {
     const std::vector<std::string> bad = {
         R"({"loads":[{"mm_hash":"h","nbytes":1,"shape":[1],"dtype":"x","transfer_id":"t"}],"pushes":3})",
