@@ -18,8 +18,8 @@ Then every line of every trace is checked:
     the Python worker received; a Python reply carries a nonce, accepted once, for that step;
   - a garbage or wrong-step reply is never accepted, and the step's log names its rank;
   - no C++ worker's reply is ever dropped as malformed;
-  - the scheduler never exits on its own, and after a warm-up its resident memory and open file
-    descriptors stay within the bounds below.
+  - the scheduler never exits on its own, and after a warm-up (10 s, in which every kind of bad
+    reply comes twice) its resident memory and open file descriptors stay within the bounds below.
 It prints its figures at the end. --seconds (or ECMETA_SOAK_SECONDS) sets the length: 60 by
 default, as ctest runs it; hours for a long soak.
 """
@@ -308,12 +308,22 @@ class Soak:
             raise Failed(f"scheduler {len(self.schedulers) - 1} exited by itself ({p.returncode}): "
                          + "".join(self.logs[-1][-5:]))
 
+    def warm_up(self, peers: Peers) -> None:
+        """Every kind of bad reply, twice, early in a scheduler's warm-up: memory is judged after the
+        process has seen each, so growth after that is a leak, not the first sight of a big message.
+        Twice, because glibc maps the first 1 MiB body's memory and hands it back, then raises its
+        mapping threshold, so the second is served from the heap, which keeps it for reuse."""
+        for kind in [*sorted(GARBAGE), "wrong_step"] * 2:
+            peers.ask(kind)
+            self.faults[kind if kind == "wrong_step" else f"garbage_{kind}"] += 1
+
     def run(self, peers_seed: int) -> "Peers":
         self.start_scheduler()
         peers = Peers(self.endpoint, peers_seed)
         peers.start()
         for rank in range(CXX_RANKS):
             self.start_worker(rank)
+        self.warm_up(peers)
         end = time.monotonic() + self.a.seconds
         # The scheduler is killed on a schedule rather than at random: often enough to be seen, seldom
         # enough that each one lives long enough to judge its memory.
@@ -333,6 +343,7 @@ class Soak:
                 self.schedulers[-1].kill()
                 self.schedulers[-1].wait()
                 self.start_scheduler()
+                self.warm_up(peers)
                 next_scheduler_kill = now + scheduler_every
                 continue
             if now < next_fault:
@@ -459,8 +470,10 @@ def memory(soak: Soak, judge_rss: bool) -> dict[str, Any]:
         out["rss_growth_kib"] = max(out["rss_growth_kib"], growth // 1024)
         out["fd_growth"] = max(out["fd_growth"], fd_growth)
         if (judge_rss and growth > RSS_BOUND) or fd_growth > FD_BOUND:
+            every = max(1, len(settled) // 12)
+            series = ", ".join(f"{age:.0f} s {rss >> 10}" for age, rss, _ in settled[::every])
             out["failures"].append(f"scheduler {n}: resident memory grew {growth // 1024} KiB, descriptors "
-                                   f"{fd_growth} over {settled[-1][0]:.0f} s")
+                                   f"{fd_growth} over {settled[-1][0]:.0f} s (KiB by age: {series})")
     return out
 
 
