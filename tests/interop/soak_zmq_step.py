@@ -147,7 +147,6 @@ class Peers(threading.Thread):
         self.expected: dict[str, tuple[bytes, ...]] = {}  # step body FNV-1a -> each C++ rank's answer, hashed
         self.nonces: dict[str, tuple[int, str, int]] = {}  # nonce -> (step, body FNV-1a, rank)
         self.faulted: list[tuple[int, str, str]] = []      # (step, body FNV-1a, kind) not to be folded
-        self.hellos = 0
         self.error: Optional[BaseException] = None
 
     def ask(self, kind: str) -> None:
@@ -218,7 +217,6 @@ class Peers(threading.Thread):
                 if s is monitor:  # every (re)connection: say hello, as ecmeta-worker does
                     if zmq.utils.monitor.recv_monitor_message(monitor)["event"] == zmq.EVENT_CONNECTED:
                         sock.send_multipart([b"hello", str(PY_RANK).encode()])
-                        self.hellos += 1
                     continue
                 frames = s.recv_multipart()
                 if frames[0] != b"step" or len(frames) != 4:
