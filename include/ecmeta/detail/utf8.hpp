@@ -44,29 +44,28 @@ namespace ecmeta::detail {
 [[nodiscard]] constexpr bool is_utf8(std::string_view s) noexcept {
     std::size_t i = 0;
     while (i < s.size()) {
-        // Ids are mostly ASCII: skip it 32, then 8 bytes at a time.
+        // Ids are mostly ASCII: skip it 32, then 8 bytes at a time. Each word is loaded straight
+        // from the input (a copy through a wider buffer stalls on store forwarding).
         if (!std::is_constant_evaluated()) {
             constexpr std::uint64_t high_bits = 0x8080808080808080U;
+            const auto word = [&](std::size_t at) {
+                std::uint64_t w = 0;
+                std::memcpy(&w, s.data() + at, sizeof w);
+                return w;
+            };
             for (; i + 32 <= s.size(); i += 32) {
-                std::uint64_t w[4] = {};
-                std::memcpy(w, s.data() + i, sizeof w);
-                if (((w[0] | w[1] | w[2] | w[3]) & high_bits) != 0) {
+                if (((word(i) | word(i + 8) | word(i + 16) | word(i + 24)) & high_bits) != 0) {
                     break;
                 }
             }
             for (; i + 8 <= s.size(); i += 8) {
-                std::uint64_t word = 0;
-                std::memcpy(&word, s.data() + i, sizeof word);
-                if ((word & high_bits) != 0) {
+                if ((word(i) & high_bits) != 0) {
                     break;
                 }
             }
-            if (s.size() - i < 8) {  // the tail in one word: short ids and keys end here
-                std::uint64_t word = 0;
-                std::memcpy(&word, s.data() + i, s.size() - i);
-                if ((word & high_bits) == 0) {
-                    break;
-                }
+            // The tail: the input's last word, when it has one, else byte by byte below.
+            if (i != s.size() && s.size() - i < 8 && s.size() >= 8 && (word(s.size() - 8) & high_bits) == 0) {
+                break;
             }
         }
         if (i == s.size()) {
