@@ -567,6 +567,15 @@ struct id_set_access {
         s.entries_.reserve(ids);
         s.chars_.reserve(bytes);
     }
+    // Decoding: room for `ids` ids, and for a guess of their bytes. The guess can overshoot, so
+    // only a set that has never held an id takes it: a warmed set decoding fewer bytes of ids than
+    // it holds room for never allocates, and one decoding more grows as a string does.
+    static void reserve_guess(id_set& s, std::size_t ids, std::size_t guessed_bytes) {
+        if (s.entries_.capacity() == 0) {
+            s.chars_.reserve(guessed_bytes);
+        }
+        s.entries_.reserve(ids);
+    }
     static void push_back(id_set& s, const entry& e, const char* chars) {
         s.entries_.push_back(s.store(e.head, {chars + e.offset, e.size}));
     }

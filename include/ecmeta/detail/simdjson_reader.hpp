@@ -115,7 +115,8 @@ public:
         if (c.size == 0 || (*c.at).get_string().get(first) != simdjson::SUCCESS) {
             return;
         }
-        id_set_access::reserve(set, c.size, first.size() > input_size_ / c.size ? input_size_ : first.size() * c.size);
+        id_set_access::reserve_guess(set, c.size,
+                                     first.size() > input_size_ / c.size ? input_size_ : first.size() * c.size);
     }
     static void skip(value /*unused*/) noexcept {}
 
