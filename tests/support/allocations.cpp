@@ -11,15 +11,27 @@
 
 namespace {
 std::atomic<std::size_t> count{0};
+std::atomic<std::size_t> largest{0};
 
 void* counted(std::size_t size) noexcept {
     count.fetch_add(1, std::memory_order_relaxed);
+    for (std::size_t seen = largest.load(std::memory_order_relaxed);
+         size > seen && !largest.compare_exchange_weak(seen, size, std::memory_order_relaxed);) {
+    }
     return std::malloc(size == 0 ? 1 : size);
 }
 }  // namespace
 
 std::size_t ecmeta_support::allocations() noexcept {
     return count.load(std::memory_order_relaxed);
+}
+
+std::size_t ecmeta_support::largest_allocation() noexcept {
+    return largest.load(std::memory_order_relaxed);
+}
+
+void ecmeta_support::reset_largest_allocation() noexcept {
+    largest.store(0, std::memory_order_relaxed);
 }
 
 void* operator new(std::size_t size) {

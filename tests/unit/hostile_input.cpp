@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "allocations.hpp"
+
 using namespace ecmeta_test;
 
 TEST_CASE("regression: a 4 GiB MessagePack array header followed by nothing fails at once", "[hostile]") {
@@ -27,6 +29,37 @@ TEST_CASE("regression: huge lengths inside an ignored value fail without allocat
     // {"x": [array32(0xFFFFFFFF)]}: the skipper promises no more values than bytes remain.
     const auto in = bytes({0x81, 0xA1, 'x', 0x91, 0xDD, 0xFF, 0xFF, 0xFF, 0xFF});
     CHECK_THROWS_AS(ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(in), ecmeta::decode_error);
+}
+
+TEST_CASE("a MessagePack decode makes no room beyond its input for what lengths promise", "[hostile]") {
+    // Lengths that promise as many elements as there are bytes left, followed by one element or
+    // none and then a byte no value starts with: each decode fails at once, having made room for
+    // no more than the bytes left could hold.
+    const auto with_tail = [](std::vector<std::uint8_t> head, std::size_t tail, std::uint8_t fill) {
+        head.insert(head.end(), tail, fill);
+        head.push_back(0xC1);
+        return head;
+    };
+    // {"loaded": array16(0x7FFF) [str8(255) "aaa…", 'a' …]}: an id list's room is estimated from
+    // its first id's length.
+    const auto ids = with_tail(bytes({0x81, 0xA6, 'l', 'o', 'a', 'd', 'e', 'd', 0xDC, 0x7F, 0xFF, 0xD9, 0xFF}),
+                               0x7FFF, 'a');
+    // {"loads": array16(0x7FFF) [{"shape": array16(0x7FFF) [0xC1 …]}]}
+    const auto lists = with_tail(bytes({0x81, 0xA5, 'l', 'o', 'a', 'd', 's', 0xDC, 0x7F, 0xFF, 0x81, 0xA5, 's', 'h',
+                                        'a', 'p', 'e', 0xDC, 0x7F, 0xFF}),
+                                 0x7FFF, 0xC1);
+    // array16(0x7FFF) [0xC1 …]: a list of reports
+    const auto reports = with_tail(bytes({0xDC, 0x7F, 0xFF}), 0x7FFF, 0xC1);
+
+    const auto largest_block = [](auto&& decode) {
+        ecmeta_support::reset_largest_allocation();
+        CHECK_THROWS_AS(decode(), ecmeta::decode_error);
+        return ecmeta_support::largest_allocation();
+    };
+    CHECK(largest_block([&] { return ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(ids); }) <= ids.size());
+    CHECK(largest_block([&] { return ecmeta::decode_msgpack<ECMooncakeConnectorMetadata>(lists); }) <= lists.size());
+    CHECK(largest_block([&] { return ecmeta::decode_msgpack<std::vector<ECMooncakeWorkerMetadata>>(reports); }) <=
+          reports.size());
 }
 
 TEST_CASE("regression: deep nesting under an unknown key is skipped without recursion", "[hostile]") {
