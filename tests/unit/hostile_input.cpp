@@ -42,11 +42,11 @@ TEST_CASE("a MessagePack decode makes no room beyond its input for what lengths 
     };
     // {"loaded": array16(0x7FFF) [str8(255) "aaa…", 'a' …]}: an id list's room is estimated from
     // its first id's length.
-    const auto ids = with_tail(bytes({0x81, 0xA6, 'l', 'o', 'a', 'd', 'e', 'd', 0xDC, 0x7F, 0xFF, 0xD9, 0xFF}),
-                               0x7FFF, 'a');
+    const auto ids =
+        with_tail(bytes({0x81, 0xA6, 'l', 'o', 'a', 'd', 'e', 'd', 0xDC, 0x7F, 0xFF, 0xD9, 0xFF}), 0x7FFF, 'a');
     // {"loads": array16(0x7FFF) [{"shape": array16(0x7FFF) [0xC1 …]}]}
-    const auto lists = with_tail(bytes({0x81, 0xA5, 'l', 'o', 'a', 'd', 's', 0xDC, 0x7F, 0xFF, 0x81, 0xA5, 's', 'h',
-                                        'a', 'p', 'e', 0xDC, 0x7F, 0xFF}),
+    const auto lists = with_tail(bytes({0x81, 0xA5, 'l', 'o', 'a', 'd', 's', 0xDC, 0x7F, 0xFF,
+                                        0x81, 0xA5, 's', 'h', 'a', 'p', 'e', 0xDC, 0x7F, 0xFF}),
                                  0x7FFF, 0xC1);
     // array16(0x7FFF) [0xC1 …]: a list of reports
     const auto reports = with_tail(bytes({0xDC, 0x7F, 0xFF}), 0x7FFF, 0xC1);
