@@ -33,8 +33,8 @@ TEST_CASE("regression: huge lengths inside an ignored value fail without allocat
 
 TEST_CASE("a MessagePack decode makes no room beyond its input for what lengths promise", "[hostile]") {
     // Lengths that promise as many elements as there are bytes left, followed by one element or
-    // none and then a byte no value starts with: each decode fails at once, having made room for
-    // no more than the bytes left could hold.
+    // none and then bytes the list cannot hold: each decode fails at the next element, having made
+    // room for no more than the bytes left could hold.
     const auto with_tail = [](std::vector<std::uint8_t> head, std::size_t tail, std::uint8_t fill) {
         head.insert(head.end(), tail, fill);
         head.push_back(0xC1);
