@@ -16,6 +16,9 @@
 #include "allocations.hpp"
 #include "naive.hpp"
 #include "scenarios.hpp"
+#if defined(ECMETA_USE_SIMDJSON) && ECMETA_USE_SIMDJSON
+#include "ondemand_variant.hpp"
+#endif
 #if defined(ECMETA_BENCH_ZMQ)
 #include <algorithm>
 #include <atomic>
@@ -33,7 +36,8 @@ using ecmeta::ECMooncakeWorkerMetadata;
 // reference path), simdjson (its DOM parse alone, of padded bytes: the ceiling), copy (copying the
 // decoded value: the allocations and bytes any decoder's result costs), copy_reuse (copying it into a
 // value that holds it already: what a reusing decoder must store), memcpy (one copy of the
-// input: the floor of anything that reads it), tokenizer (below).
+// input: the floor of anything that reads it), tokenizer (below), ondemand_reuse (the On-Demand
+// variant the README's floors name, ondemand_variant.hpp: not decode's verdicts).
 
 // nlohmann's SAX parser with a handler that does nothing: the ceiling of any nlohmann decoder.
 struct null_sax {
@@ -165,6 +169,12 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
             benchmark::DoNotOptimize(parser.parse(padded).error());
         }
     });
+    if constexpr (ecmeta::detail::described<T>) {
+        // On padded bytes, where ecmeta_reuse copies its input into a padded buffer (memcpy column).
+        auto padded = std::make_shared<const simdjson::padded_string>(json);
+        auto parser = std::make_shared<simdjson::ondemand::parser>();
+        reuse("ondemand_reuse", [padded, parser](T& out) { ondemand_variant::decode_into(*parser, *padded, out); });
+    }
 #endif
     add(decode + "/copy", [value](benchmark::State& state) {
         for (auto _ : state) {

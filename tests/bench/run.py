@@ -37,14 +37,15 @@ TARGETS = [
 ]
 REPORTED = [("zmq_step_1x", "bare", "ecmeta"), ("zmq_step_2x", "bare", "ecmeta"), ("decode", "memcpy", "ecmeta"),
             ("decode", "copy", "ecmeta"), ("decode", "copy_reuse", "ecmeta_reuse"), ("decode", "copy_reuse", "msgpack_reuse"),
-            ("decode", "nlohmann", "ecmeta"), ("decode", "tokenizer", "msgpack")]
+            ("decode", "nlohmann", "ecmeta"), ("decode", "tokenizer", "msgpack"),
+            ("decode", "simdjson", "ondemand_reuse")]  # the variant the floors name (ondemand_variant.hpp)
 # (scenario, column, at most): heap allocations per operation.
 ALLOC_TARGETS = [("decode_worker_10000", "allocs", 100), ("aggregate_8x10000", "allocs", 100)] + [
     (f"decode_{s}", f"allocs_{c}_reuse", 0) for s in ("connector_8", "connector_1000", "worker_16", "worker_10000")
     for c in ("ecmeta", "msgpack")]
-COLUMNS = ["ecmeta", "ecmeta_reuse", "ecmeta_move", "nlohmann", "msgpack", "msgpack_reuse", "naive", "cpython",
+COLUMNS = ["ecmeta", "ecmeta_reuse", "ondemand_reuse", "ecmeta_move", "nlohmann", "msgpack", "msgpack_reuse", "naive", "cpython",
            "cpython_msgpack", "tokenizer", "simdjson", "copy", "copy_reuse", "memcpy", "bare", "allocs", "allocs_ecmeta_reuse",
-           "allocs_msgpack_reuse", "ecmeta_p99", "bare_p99"]
+           "allocs_msgpack_reuse", "allocs_ondemand_reuse", "ecmeta_p99", "bare_p99"]
 
 
 def main() -> int:
