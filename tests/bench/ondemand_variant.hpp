@@ -1,8 +1,8 @@
-// The variant the README's floors name: the decoder generated from schema<T> (the same field
-// dispatch as detail/walker.hpp) over simdjson's On-Demand API, which builds no tape, into a
-// warmed value. Written for the bench only: it does not validate what it skips, nor check what
-// follows the root, so its verdicts are not decode's; the bench measures what the variant
-// would cost on valid input before anyone pays for that parity.
+// The variant the README's floors name: a decoder generated from schema<T>, as detail/walker.hpp
+// is (though keys are matched in declared order, not next-declared first), over simdjson's
+// On-Demand API, which builds no tape, into a warmed value. Written for the bench only: it does
+// not validate what it skips, nor check what follows the root, so its verdicts are not decode's;
+// the bench measures what the variant would cost on valid input before anyone pays for parity.
 #pragma once
 
 #include <cstddef>
