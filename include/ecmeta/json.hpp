@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -106,19 +107,41 @@ void replay(decoder& out, const BasicJson& j) {
     }
 }
 
-template <class BasicJson, class M>
-BasicJson to_dom(const M& member) {
-    if constexpr (is_optional_v<M>) {
-        return member ? BasicJson(*member) : BasicJson(nullptr);
-    } else if constexpr (std::is_same_v<M, id_set>) {
-        BasicJson out = BasicJson::array();
-        for (const std::string_view id : member) {
-            out.push_back(std::string{id});
+// Builds value's nlohmann DOM, through the one walk the writers take.
+template <class BasicJson, class T>
+BasicJson to_dom(const T& value) {
+    struct builder {
+        BasicJson root{};
+        std::vector<BasicJson*> open{};  // the lists and objects being filled, innermost last
+        std::string_view name{};         // the key of the next field
+
+        // Where the next value goes. Only the innermost container grows, so the pointers to the
+        // ones outside it stay valid.
+        BasicJson& slot() {
+            if (open.empty()) {
+                return root;
+            }
+            BasicJson& parent = *open.back();
+            if (parent.is_array()) {
+                parent.push_back(nullptr);
+                return parent.back();
+            }
+            return parent[std::string{name}];
         }
-        return out;
-    } else {
-        return BasicJson(member);
-    }
+        void string(std::string_view s) { slot() = std::string{s}; }
+        void u64(std::uint64_t n) { slot() = n; }
+        void i64(std::int64_t n) { slot() = n; }
+        void boolean(bool b) { slot() = b; }
+        void null() { slot() = nullptr; }
+        void begin_list(std::size_t /*size*/) { open.push_back(&(slot() = BasicJson::array())); }
+        void item(std::size_t /*index*/) const noexcept {}
+        void end_list() { open.pop_back(); }
+        void begin_object(std::size_t /*size*/) { open.push_back(&(slot() = BasicJson::object())); }
+        void key(std::size_t /*index*/, std::string_view field) noexcept { name = field; }
+        void end_object() { open.pop_back(); }
+    } sink;
+    visit(value, sink);
+    return std::move(sink.root);
 }
 
 }  // namespace detail
@@ -232,9 +255,7 @@ requires detail::wire_type<T>
 // leaves `value` untouched when it throws.
 template <class BasicJson, detail::described T>
 requires nlohmann::detail::is_basic_json<BasicJson>::value void to_json(BasicJson& j, const T& value) {
-    j = BasicJson::object();
-    detail::for_each_field<T>(
-        [&](const auto& fd) { j[std::string{fd.name}] = detail::to_dom<BasicJson>(value.*fd.member); });
+    j = detail::to_dom<BasicJson>(value);
 }
 
 template <class BasicJson, detail::described T>

@@ -324,9 +324,10 @@ void wire_position(std::string_view pointer, std::vector<std::size_t>& position)
     const std::size_t end = pointer.find('/', 1);
     const std::string_view token = pointer.substr(1, end == std::string_view::npos ? end : end - 1);
     const std::string_view rest = end == std::string_view::npos ? std::string_view{} : pointer.substr(end);
-    if constexpr (is_optional_v<T>) {
+    constexpr form f = form_of<T>();
+    if constexpr (f == form::nullable) {
         wire_position<typename T::value_type>(pointer, position);
-    } else if constexpr (described<T>) {
+    } else if constexpr (f == form::message) {
         std::size_t i = 0;
         for_each_field<T>([&](const auto& fd) {
             if (fd.name == token) {  // field names need no RFC 6901 escapes
@@ -339,8 +340,8 @@ void wire_position(std::string_view pointer, std::vector<std::size_t>& position)
         std::size_t index = 0;
         std::from_chars(token.data(), token.data() + token.size(), index);
         position.push_back(index);
-        if constexpr (is_vector<T>::value) {
-            wire_position<typename is_vector<T>::element>(rest, position);
+        if constexpr (f == form::list) {
+            wire_position<typename T::value_type>(rest, position);
         }
     }
 }

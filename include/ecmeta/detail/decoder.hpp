@@ -46,11 +46,12 @@ inline void check_size(std::size_t size, const decode_options& options) {
     }
 }
 
+// A decoder's root: a message, a list of messages, or a list of optional ones (wire_type).
 template <class T>
 constexpr kind root_kind() {
-    if constexpr (described<T>) {
+    if constexpr (form_of<T>() == form::message) {
         return kind::object;
-    } else if constexpr (described<typename is_vector<T>::element>) {
+    } else if constexpr (list_of<T>(form::message)) {
         return kind::objects;
     } else {
         return kind::nullable_objects;
@@ -59,12 +60,12 @@ constexpr kind root_kind() {
 
 template <class T>
 constexpr const struct_info* root_info() {
-    if constexpr (described<T>) {
+    if constexpr (form_of<T>() == form::message) {
         return &table<T>::info;
-    } else if constexpr (described<typename is_vector<T>::element>) {
-        return &table<typename is_vector<T>::element>::info;
+    } else if constexpr (list_of<T>(form::message)) {
+        return &table<typename T::value_type>::info;
     } else {
-        return &table<typename is_vector<T>::element::value_type>::info;
+        return &table<typename T::value_type::value_type>::info;
     }
 }
 
@@ -104,18 +105,19 @@ constexpr const struct_info* root_info() {
 // holds open (ignored values take none; they are skipped with a counter).
 template <class M>
 constexpr std::size_t schema_depth() {
-    if constexpr (described<M>) {
+    constexpr form f = form_of<M>();
+    if constexpr (f == form::message) {
         std::size_t deepest = 0;
         for_each_field<M>([&](const auto& fd) {
             deepest = std::max(deepest, schema_depth<typename std::remove_cvref_t<decltype(fd)>::member_type>());
         });
         return 1 + deepest;
-    } else if constexpr (is_optional_v<M>) {
+    } else if constexpr (f == form::nullable) {
         return schema_depth<typename M::value_type>();
-    } else if constexpr (is_vector<M>::value) {
-        return 1 + schema_depth<typename is_vector<M>::element>();
+    } else if constexpr (f == form::list) {
+        return 1 + schema_depth<typename M::value_type>();
     } else {
-        return std::is_same_v<M, id_set> ? 1 : 0;
+        return f == form::ids ? 1 : 0;
     }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -145,6 +146,96 @@ constexpr void for_each_field(F&& f) {
     std::apply([&](const auto&... fs) { (f(fs), ...); }, schema<T>::fields);
 }
 
+// ---- what a type is on the wire: the member-kind dispatch, said once --------------------------
+
+// The forms a value takes: JSON's and MessagePack's shared data model, as the Python mirror's
+// field types use it. Every consumer dispatches on form_of and on nothing else: the writers,
+// size_hint, find_string and the DOM hook through visit (below), the walker, to_default and
+// validate directly, the event decoder and the JSON Schema through kind_of. So a member type is
+// classified here once, and one with no wire form fails to compile here.
+enum class form : std::uint8_t {
+    string,    // std::string
+    u64,       // std::uint64_t
+    i64,       // std::int64_t (a shape's extent, non-negative on the wire)
+    boolean,   // bool
+    ids,       // id_set: a list of strings
+    nullable,  // std::optional<E>: E or null
+    list,      // std::vector<E>
+    message,   // a struct schema<T> describes: an object (JSON) or map (MessagePack) of its fields
+};
+
+template <class T>
+constexpr form form_of() {
+    if constexpr (std::is_same_v<T, std::string>) {
+        return form::string;
+    } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+        return form::u64;
+    } else if constexpr (std::is_same_v<T, std::int64_t>) {
+        return form::i64;
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return form::boolean;
+    } else if constexpr (std::is_same_v<T, id_set>) {
+        return form::ids;
+    } else if constexpr (is_optional_v<T>) {
+        return form::nullable;
+    } else if constexpr (is_vector<T>::value) {
+        return form::list;
+    } else {
+        static_assert(described<T>, "no wire form for this type");
+        return form::message;
+    }
+}
+
+// A scalar member: its default is T{}'s value, and it holds no storage to keep.
+template <class T>
+inline constexpr bool scalar_form = form_of<T>() == form::u64 || form_of<T>() == form::i64
+                                    || form_of<T>() == form::boolean;
+
+// Walks a value in wire order and tells `sink` what it meets. The writers, size_hint, find_string
+// and the DOM hook are sinks:
+//   string(std::string_view)  u64(std::uint64_t)  i64(std::int64_t)  boolean(bool)  null()
+//   begin_list(size)  item(index)  end_list()       item(i) comes before element i
+//   begin_object(size)  key(index, name)  end_object()   key(i, name) comes before field i
+template <class T, class Sink>
+void visit(const T& value, Sink& sink) {
+    constexpr form f = form_of<T>();
+    if constexpr (f == form::string) {
+        sink.string(std::string_view{value});
+    } else if constexpr (f == form::u64) {
+        sink.u64(value);
+    } else if constexpr (f == form::i64) {
+        sink.i64(value);
+    } else if constexpr (f == form::boolean) {
+        sink.boolean(value);
+    } else if constexpr (f == form::nullable) {
+        if (value) {
+            visit(*value, sink);
+        } else {
+            sink.null();
+        }
+    } else if constexpr (f == form::ids || f == form::list) {
+        sink.begin_list(value.size());
+        std::size_t i = 0;
+        for (const auto& item : value) {
+            sink.item(i++);
+            if constexpr (f == form::ids) {
+                sink.string(item);
+            } else {
+                visit(item, sink);
+            }
+        }
+        sink.end_list();
+    } else {
+        sink.begin_object(std::tuple_size_v<decltype(schema<T>::fields)>);
+        std::size_t i = 0;
+        for_each_field<T>([&](const auto& fd) {
+            sink.key(i++, fd.name);
+            visit(value.*fd.member, sink);
+        });
+        sink.end_object();
+    }
+}
+
 // ---- the run-time table the decoder walks -------------------------------------------------
 
 // What a value slot accepts. The *_item kinds are elements of a list frame.
@@ -195,9 +286,9 @@ struct struct_info {
 // container member defaults to empty and every optional to nullopt; scalars take T{}'s value.
 template <class T, class M>
 void to_default(M& v, M T::*member) {
-    if constexpr (is_optional_v<M>) {
+    if constexpr (form_of<M>() == form::nullable) {
         v.reset();
-    } else if constexpr (std::is_arithmetic_v<M>) {
+    } else if constexpr (scalar_form<M>) {
         v = T{}.*member;
     } else {
         v.clear();
@@ -209,23 +300,37 @@ void to_default(M& v, M T::*member) {
 template <class T>
 void reset_in_place(T& value);
 
+// Whether M is a std::vector of elements of form e.
+template <class M>
+constexpr bool list_of(form e) {
+    if constexpr (form_of<M>() == form::list) {
+        return form_of<typename M::value_type>() == e;
+    } else {
+        return false;
+    }
+}
+
+// The event decoder's slot kind of a member: its form, told apart by element where the decoder
+// reads elements differently.
 template <class M>
 constexpr kind kind_of() {
-    if constexpr (std::is_same_v<M, std::string>) {
+    constexpr form f = form_of<M>();
+    if constexpr (f == form::string) {
         return kind::string;
-    } else if constexpr (std::is_same_v<M, std::uint64_t>) {
+    } else if constexpr (f == form::u64) {
         return kind::u64;
-    } else if constexpr (std::is_same_v<M, bool>) {
+    } else if constexpr (f == form::boolean) {
         return kind::boolean;
-    } else if constexpr (std::is_same_v<M, std::vector<std::int64_t>>) {
-        return kind::extents;
-    } else if constexpr (std::is_same_v<M, id_set>) {
+    } else if constexpr (f == form::ids) {
         return kind::ids;
-    } else if constexpr (std::is_same_v<M, std::optional<std::vector<std::string>>>) {
-        return kind::nullable_strings;
-    } else {
-        static_assert(described<typename is_vector<M>::element>, "no wire form for this member type");
+    } else if constexpr (list_of<M>(form::i64)) {
+        return kind::extents;
+    } else if constexpr (list_of<M>(form::message)) {
         return kind::objects;
+    } else {
+        static_assert(f == form::nullable && list_of<typename M::value_type>(form::string),
+                      "the decoder has no slot for this member type");
+        return kind::nullable_strings;
     }
 }
 
@@ -304,7 +409,7 @@ struct table {
 
 template <class T>
 void reset_in_place(T& value) {
-    if constexpr (described<T>) {
+    if constexpr (form_of<T>() == form::message) {
         table<T>::info.defaults(&value, 0);
     } else {
         value.clear();  // a list of messages
@@ -325,43 +430,47 @@ inline void append_pointer_token(std::string& pointer, std::string_view token) {
     }
 }
 
-// Calls f(pointer, string) for every string inside value, in wire order; stops when f returns true.
-// The slow path of the encoders' error reports and of validation.
+// Calls f(pointer, string) for every string inside value, in wire order, until f returns true;
+// then `pointer` names that string, else it is as it was. The slow path of the encoders' error
+// reports and of validation.
 template <class T, class F>
 bool find_string(const T& value, std::string& pointer, F&& f) {
-    const std::size_t mark = pointer.size();
-    bool found = false;
-    const auto in = [&](std::string_view token, auto&& body) {
-        if (found) {
-            return;
-        }
-        append_pointer_token(pointer, token);
-        found = body();
-        if (!found) {
-            pointer.resize(mark);
-        }
-    };
-    if constexpr (std::is_same_v<T, std::string>) {
-        return f(pointer, std::string_view{value});
-    } else if constexpr (std::is_same_v<T, id_set>) {
-        std::size_t i = 0;
-        for (const auto& id : value) {
-            in(std::to_string(i++), [&] { return f(pointer, id); });
-        }
-    } else if constexpr (is_optional_v<T>) {
-        return value ? find_string(*value, pointer, f) : false;
-    } else if constexpr (is_vector<T>::value) {
-        if constexpr (!std::is_arithmetic_v<typename is_vector<T>::element>) {
-            std::size_t i = 0;
-            for (const auto& item : value) {
-                in(std::to_string(i++), [&] { return find_string(item, pointer, f); });
+    struct finder {
+        std::string& pointer;
+        F& f;
+        std::vector<std::size_t> marks{};  // where each open list or object's pointer ends
+        bool found = false;
+
+        void string(std::string_view s) { found = found || f(std::as_const(pointer), s); }
+        void u64(std::uint64_t /*unused*/) const noexcept {}
+        void i64(std::int64_t /*unused*/) const noexcept {}
+        void boolean(bool /*unused*/) const noexcept {}
+        void null() const noexcept {}
+        void begin_list(std::size_t /*size*/) { marks.push_back(pointer.size()); }
+        void item(std::size_t i) {
+            if (!found) {
+                pointer.resize(marks.back());
+                char digits[24];
+                append_pointer_token(pointer, {digits, std::to_chars(digits, digits + sizeof digits, i).ptr});
             }
         }
-    } else if constexpr (described<T>) {
-        for_each_field<T>(
-            [&](const auto& fd) { in(fd.name, [&] { return find_string(value.*fd.member, pointer, f); }); });
-    }
-    return found;
+        void end_list() {
+            if (!found) {
+                pointer.resize(marks.back());
+            }
+            marks.pop_back();
+        }
+        void begin_object(std::size_t size) { begin_list(size); }
+        void key(std::size_t /*index*/, std::string_view name) {
+            if (!found) {
+                pointer.resize(marks.back());
+                append_pointer_token(pointer, name);
+            }
+        }
+        void end_object() { end_list(); }
+    } sink{pointer, f};
+    visit(value, sink);
+    return sink.found;
 }
 
 }  // namespace ecmeta::detail

@@ -51,25 +51,39 @@ public:
 
     walker(R& reader, bool strict) noexcept : r_(reader), strict_(strict) {}
 
-    void read(value v, std::string& out) { out.assign(r_.string(v)); }
-    void read(value v, std::uint64_t& out) { out = r_.u64(v); }
-    void read(value v, bool& out) { out = r_.boolean(v); }
-
-    void read(value v, std::vector<std::int64_t>& out) {
-        out.clear();
-        auto c = r_.array(v);
-        out.reserve(r_.reservable(c, sizeof(std::int64_t)));
-        value item{};
-        while (r_.next(c, item)) {
-            const std::uint64_t n = r_.u64(item);
+    // Reads v into out, by out's form.
+    template <class T>
+    void read(value v, T& out) {
+        constexpr form f = form_of<T>();
+        if constexpr (f == form::string) {
+            out.assign(r_.string(v));
+        } else if constexpr (f == form::u64) {
+            out = r_.u64(v);
+        } else if constexpr (f == form::i64) {
+            const std::uint64_t n = r_.u64(v);  // a shape's extent: never negative
             if (n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
                 refuse();
             }
-            out.push_back(static_cast<std::int64_t>(n));
+            out = static_cast<std::int64_t>(n);
+        } else if constexpr (f == form::boolean) {
+            out = r_.boolean(v);
+        } else if constexpr (f == form::ids) {
+            read_ids(v, out);
+        } else if constexpr (f == form::nullable) {
+            if (r_.null(v)) {
+                out.reset();
+            } else {
+                read(v, out ? *out : out.emplace());
+            }
+        } else if constexpr (f == form::list) {
+            read_list(v, out);
+        } else {
+            read_object(v, out);
         }
     }
 
-    void read(value v, id_set& out) {
+private:
+    void read_ids(value v, id_set& out) {
         out.clear();
         auto c = r_.array(v);
         r_.reserve_ids(c, out);
@@ -80,34 +94,35 @@ public:
         id_set_access::finish(out);
     }
 
-    void read(value v, std::optional<std::vector<std::string>>& out) {
-        if (r_.null(v)) {
-            out.reset();
+    // Elements overwritten in place, then the list cut to length: a reused list keeps its storage,
+    // and so do its elements' strings and lists. Scalars have none to keep: appended afresh.
+    template <class E>
+    void read_list(value v, std::vector<E>& out) {
+        auto c = r_.array(v);
+        if constexpr (scalar_form<E>) {
+            out.clear();
+            out.reserve(r_.reservable(c, sizeof(E)));
+            value item{};
+            while (r_.next(c, item)) {
+                read(item, out.emplace_back());
+            }
             return;
         }
-        read_list(v, out ? *out : out.emplace(),
-                  [&](value item, std::string& element) { element.assign(r_.string(item)); });
+        if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.size()) {
+            out.reserve(size);
+        }
+        std::size_t n = 0;
+        value item{};
+        while (r_.next(c, item)) {
+            read(item, n < out.size() ? out[n] : out.emplace_back());
+            ++n;
+        }
+        out.resize(n);
     }
 
-    template <described S>
-    void read(value v, std::vector<S>& out) {
-        read_list(v, out, [&](value item, S& element) { read(item, element); });
-    }
-
-    template <described S>
-    void read(value v, std::vector<std::optional<S>>& out) {
-        read_list(v, out, [&](value item, std::optional<S>& element) {
-            if (r_.null(item)) {
-                element.reset();
-            } else {
-                read(item, element ? *element : element.emplace());
-            }
-        });
-    }
-
-    template <described S>
-    void read(value v, S& out) {
-        using indices = std::make_index_sequence<std::tuple_size_v<decltype(schema<S>::fields)>>;
+    template <class S>
+    void read_object(value v, S& out) {
+        using indices = std::make_index_sequence<field_count<S>>;
         auto c = r_.object(v);
         std::uint32_t seen = 0;
         std::size_t last = field_count<S> - 1;  // canonical input: the next declared key comes next
@@ -131,23 +146,6 @@ public:
             refuse();
         }
         table<S>::info.defaults(&out, seen);
-    }
-
-private:
-    // Elements overwritten in place, then the list cut to length: a reused list keeps its storage.
-    template <class E, class ReadElement>
-    void read_list(value v, std::vector<E>& out, ReadElement&& read_element) {
-        auto c = r_.array(v);
-        if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.size()) {
-            out.reserve(size);
-        }
-        std::size_t n = 0;
-        value item{};
-        while (r_.next(c, item)) {
-            read_element(item, n < out.size() ? out[n] : out.emplace_back());
-            ++n;
-        }
-        out.resize(n);
     }
 
     template <class S>

@@ -21,33 +21,22 @@ namespace ecmeta::detail {
 // An upper-bound guess of the encoded size, so that each encode allocates once.
 template <class T>
 std::size_t size_hint(const T& value) noexcept {
-    if constexpr (std::is_same_v<T, std::string>) {
-        return value.size() + 4;
-    } else if constexpr (std::is_arithmetic_v<T>) {
-        return 21;
-    } else if constexpr (std::is_same_v<T, id_set>) {
-        std::size_t n = 2;
-        for (const auto& id : value) {
-            n += id.size() + 4;
-        }
-        return n;
-    } else if constexpr (is_optional_v<T>) {
-        return value ? size_hint(*value) : 4;
-    } else if constexpr (is_vector<T>::value) {
-        if constexpr (std::is_arithmetic_v<typename is_vector<T>::element>) {
-            return 2 + value.size() * 21;
-        } else {
-            std::size_t n = 2;
-            for (const auto& item : value) {
-                n += size_hint(item) + 1;
-            }
-            return n;
-        }
-    } else {
-        std::size_t n = 2;
-        for_each_field<T>([&](const auto& fd) { n += fd.name.size() + 4 + size_hint(value.*fd.member); });
-        return n;
-    }
+    struct counter {
+        std::size_t n = 0;
+        void string(std::string_view s) noexcept { n += s.size() + 4; }
+        void u64(std::uint64_t /*unused*/) noexcept { n += 21; }
+        void i64(std::int64_t /*unused*/) noexcept { n += 21; }
+        void boolean(bool /*unused*/) noexcept { n += 5; }
+        void null() noexcept { n += 4; }
+        void begin_list(std::size_t /*size*/) noexcept { n += 2; }
+        void item(std::size_t /*index*/) noexcept { n += 1; }
+        void end_list() const noexcept {}
+        void begin_object(std::size_t /*size*/) noexcept { n += 2; }
+        void key(std::size_t /*index*/, std::string_view name) noexcept { n += name.size() + 4; }
+        void end_object() const noexcept {}
+    } sink;
+    visit(value, sink);
+    return sink.n;
 }
 
 // Byte classes for JSON strings: 0 copied as is, 1 escaped, 2 starts a multi-byte sequence.
@@ -75,53 +64,34 @@ public:
     [[nodiscard]] bool ok() const noexcept { return ok_; }
 
     void write(std::string_view s) { write_string(s); }
-    void write(bool b) { out_.append(b ? "true" : "false"); }
-    void write(std::uint64_t n) { write_number(n); }
-    void write(std::int64_t n) { write_number(n); }
-
-    void write(const id_set& ids) { write_list(ids); }
-    template <class E>
-    void write(const std::vector<E>& items) {
-        write_list(items);
+    template <class T>
+    void write(const T& value) {
+        visit(value, *this);
     }
-    template <class E>
-    void write(const std::optional<E>& value) {
-        if (value) {
-            write(*value);
-        } else {
-            out_.append("null");
+
+    // What visit tells a sink.
+    void string(std::string_view s) { write_string(s); }
+    void u64(std::uint64_t n) { write_number(n); }
+    void i64(std::int64_t n) { write_number(n); }
+    void boolean(bool b) { out_.append(b ? "true" : "false"); }
+    void null() { out_.append("null"); }
+    void begin_list(std::size_t /*size*/) { out_ += '['; }
+    void item(std::size_t i) {
+        if (i != 0) {
+            out_ += ',';
         }
     }
-    template <described S>
-    void write(const S& value) {
-        char sep = '{';
-        for_each_field<S>([&](const auto& fd) {
-            out_ += sep;
-            out_ += '"';
-            out_.append(fd.name);
-            out_.append("\":");
-            write(value.*fd.member);
-            sep = ',';
-        });
-        out_ += '}';
+    void end_list() { out_ += ']'; }
+    void begin_object(std::size_t /*size*/) { out_ += '{'; }
+    void key(std::size_t i, std::string_view name) {
+        item(i);
+        out_ += '"';
+        out_.append(name);
+        out_.append("\":");
     }
+    void end_object() { out_ += '}'; }
 
 private:
-    template <class L>
-    void write_list(const L& items) {
-        if (items.empty()) {
-            out_.append("[]");
-            return;
-        }
-        char sep = '[';
-        for (const auto& item : items) {
-            out_ += sep;
-            write(item);
-            sep = ',';
-        }
-        out_ += ']';
-    }
-
     template <class N>
     void write_number(N n) {
         char buf[24];
@@ -195,13 +165,18 @@ public:
 
     [[nodiscard]] bool ok() const noexcept { return ok_; }
 
-    void write(std::string_view s) {
+    template <class T>
+    void write(const T& value) {
+        visit(value, *this);
+    }
+
+    // What visit tells a sink.
+    void string(std::string_view s) {
         ok_ = ok_ && is_utf8(s);
         header(s.size(), 0xA0, 31, str_tags);
         out_.insert(out_.end(), s.begin(), s.end());
     }
-    void write(bool b) { out_.push_back(b ? 0xC3 : 0xC2); }
-    void write(std::uint64_t n) {
+    void u64(std::uint64_t n) {
         if (n < 0x80) {
             out_.push_back(static_cast<std::uint8_t>(n));
         } else if (n <= 0xFF) {
@@ -214,9 +189,9 @@ public:
             put(0xCF, n, 8);
         }
     }
-    void write(std::int64_t n) {
+    void i64(std::int64_t n) {
         if (n >= 0) {
-            write(static_cast<std::uint64_t>(n));
+            u64(static_cast<std::uint64_t>(n));
         } else if (n >= -32) {
             out_.push_back(static_cast<std::uint8_t>(n));
         } else if (n >= std::numeric_limits<std::int8_t>::min()) {
@@ -229,38 +204,19 @@ public:
             put(0xD3, static_cast<std::uint64_t>(n), 8);
         }
     }
-    void write(const id_set& ids) { write_list(ids); }
-    template <class E>
-    void write(const std::vector<E>& items) {
-        write_list(items);
+    void boolean(bool b) { out_.push_back(b ? 0xC3 : 0xC2); }
+    void null() { out_.push_back(0xC0); }
+    void begin_list(std::size_t size) { header(size, 0x90, 15, array_tags); }
+    void item(std::size_t /*index*/) const noexcept {}
+    void end_list() const noexcept {}
+    void begin_object(std::size_t size) { header(size, 0x80, 15, map_tags); }
+    void key(std::size_t /*index*/, std::string_view name) {
+        header(name.size(), 0xA0, 31, str_tags);  // a field name: ASCII, no check needed
+        out_.insert(out_.end(), name.begin(), name.end());
     }
-    template <class E>
-    void write(const std::optional<E>& value) {
-        if (value) {
-            write(*value);
-        } else {
-            out_.push_back(0xC0);
-        }
-    }
-    template <described S>
-    void write(const S& value) {
-        header(std::tuple_size_v<decltype(schema<S>::fields)>, 0x80, 15, map_tags);
-        for_each_field<S>([&](const auto& fd) {
-            header(fd.name.size(), 0xA0, 31, str_tags);
-            out_.insert(out_.end(), fd.name.begin(), fd.name.end());
-            write(value.*fd.member);
-        });
-    }
+    void end_object() const noexcept {}
 
 private:
-    template <class L>
-    void write_list(const L& items) {
-        header(items.size(), 0x90, 15, array_tags);
-        for (const auto& item : items) {
-            write(item);
-        }
-    }
-
     struct tags {
         std::uint8_t bits8, bits16, bits32;  // 0: no 8-bit length form
     };
