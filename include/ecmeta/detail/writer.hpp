@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -52,6 +53,18 @@ inline constexpr std::array<std::uint8_t, 256> json_byte_class = [] {
     }
     return t;
 }();
+
+// Whether the 8 bytes at p go out as they are: ASCII, no control character, no '"' or '\\'.
+// (Bit tricks that each ask "is any byte ...?", which they answer exactly.)
+[[nodiscard]] inline bool plain_json_word(const char* p) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101U;
+    constexpr std::uint64_t high = 0x8080808080808080U;
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, sizeof w);
+    const auto any_zero = [](std::uint64_t v) { return (v - ones) & ~v & high; };
+    const std::uint64_t below_space = (w - ones * 0x20) & ~w & high;
+    return ((w & high) | below_space | any_zero(w ^ (ones * 0x22U)) | any_zero(w ^ (ones * 0x5CU))) == 0;
+}
 
 // Canonical JSON: no spaces, fields in declared order, UTF-8 written as is, and only '"', '\\'
 // and control characters escaped — byte for byte Python's
@@ -103,6 +116,10 @@ private:
         out_ += '"';
         std::size_t run = 0;  // start of the bytes not yet copied
         for (std::size_t i = 0; i < s.size();) {
+            if (i + 8 <= s.size() && plain_json_word(s.data() + i)) {
+                i += 8;  // ids are mostly plain ASCII
+                continue;
+            }
             const auto c = static_cast<unsigned char>(s[i]);
             const std::uint8_t cls = json_byte_class[c];
             if (cls == 0) {
