@@ -25,53 +25,44 @@ namespace od = simdjson::ondemand;
 using ecmeta::detail::id_set_access;
 using ecmeta::detail::schema;
 
-inline void read(od::value v, std::string& out) {
-    out.assign(v.get_string().value());
-}
-inline void read(od::value v, std::uint64_t& out) {
-    out = v.get_uint64().value();
-}
-inline void read(od::value v, bool& out) {
-    out = v.get_bool().value();
-}
-inline void read(od::value v, std::vector<std::int64_t>& out) {
-    out.clear();
-    for (auto item : v.get_array()) {
-        out.push_back(static_cast<std::int64_t>(item.get_uint64().value()));
-    }
-}
-inline void read(od::value v, ecmeta::id_set& out) {
-    out.clear();
-    for (auto item : v.get_array()) {
-        id_set_access::append(out, item.get_string().value());
-    }
-    id_set_access::finish(out);
-}
-
-template <class E, class ReadElement>
-void read_list(od::value v, std::vector<E>& out, ReadElement&& read_element) {
-    std::size_t n = 0;
-    for (auto item : v.get_array()) {
-        read_element(item.value(), n < out.size() ? out[n] : out.emplace_back());
-        ++n;
-    }
-    out.resize(n);
-}
-
-inline void read(od::value v, std::optional<std::vector<std::string>>& out) {
-    if (v.is_null()) {
-        out.reset();
-        return;
-    }
-    read_list(v, out ? *out : out.emplace(), [](od::value item, std::string& element) { read(item, element); });
-}
-
 template <ecmeta::detail::described S>
 void read_object(od::object object, S& out);
 
-template <ecmeta::detail::described S>
-void read(od::value v, std::vector<S>& out) {
-    read_list(v, out, [](od::value item, S& element) { read_object(item.get_object().value(), element); });
+// Reads v into out by out's form, as the walker does.
+template <class T>
+void read(od::value v, T& out) {
+    using ecmeta::detail::form;
+    constexpr form f = ecmeta::detail::form_of<T>();
+    if constexpr (f == form::string) {
+        out.assign(v.get_string().value());
+    } else if constexpr (f == form::u64) {
+        out = v.get_uint64().value();
+    } else if constexpr (f == form::i64) {
+        out = static_cast<std::int64_t>(v.get_uint64().value());
+    } else if constexpr (f == form::boolean) {
+        out = v.get_bool().value();
+    } else if constexpr (f == form::ids) {
+        out.clear();
+        for (auto item : v.get_array()) {
+            id_set_access::append(out, item.get_string().value());
+        }
+        id_set_access::finish(out);
+    } else if constexpr (f == form::nullable) {
+        if (v.is_null()) {
+            out.reset();
+        } else {
+            read(v, out ? *out : out.emplace());
+        }
+    } else if constexpr (f == form::list) {
+        std::size_t n = 0;
+        for (auto item : v.get_array()) {
+            read(item.value(), n < out.size() ? out[n] : out.emplace_back());
+            ++n;
+        }
+        out.resize(n);
+    } else {
+        read_object(v.get_object().value(), out);
+    }
 }
 
 // Reads the field named `key` into `out` and marks it in `seen`; false if no field is named so.
