@@ -17,17 +17,6 @@
 #include "metadata.hpp"
 
 namespace ecmeta {
-namespace detail {
-
-// The reference path, and the one that names every error: the event reader into the decoder.
-// Decodes into `out` in place; when it throws, `out` is half-written and the caller resets it.
-template <class T>
-void decode_msgpack_events(std::span<const std::uint8_t> bytes, T& out, const decode_options& options) {
-    decoder events{out, options};
-    msgpack_reader{bytes, events}.run();
-}
-
-}  // namespace detail
 
 // Canonical MessagePack: the JSON form's data model, every integer and length in its smallest form.
 template <class T>
@@ -51,10 +40,11 @@ void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, const deco
     detail::into(out, [&] {
         detail::check_size(bytes.size(), options);
         try {
-            detail::msgpack_pull reader{bytes};
+            detail::msgpack_pull<false> reader{bytes};
             detail::walk(reader, out, options.reject_unknown_keys);
         } catch (const detail::refused&) {
-            detail::decode_msgpack_events(bytes, out, options);  // decides again, and names the error
+            detail::msgpack_pull<true> naming{bytes};  // the same walk again, to say what is wrong
+            detail::walk(naming, out, options.reject_unknown_keys);
         }
     });
 }

@@ -1,7 +1,16 @@
-// Fuzz target: ecmeta::decode_msgpack<T> of every type.
+// Fuzz target: ecmeta::decode_msgpack<T> of every type, and its parity with the oracle (the event
+// decoder), with unknown keys ignored and refused.
 #include "properties.hpp"
 
 ECMETA_FUZZ_TARGET(decode_msgpack) {
     ecmeta_fuzz::fuzz_all_types(
         input, []<class T>(std::span<const std::uint8_t> bytes) { return ecmeta::decode_msgpack<T>(bytes); });
+    if (input.empty()) {
+        return;
+    }
+    ecmeta_fuzz::with_type(input[0], [&]<class T>() {
+        for (const bool strict : {false, true}) {
+            ecmeta_fuzz::check_msgpack_paths_agree<T>(input.subspan(1), {.reject_unknown_keys = strict});
+        }
+    });
 }

@@ -1,6 +1,6 @@
 // Differential fuzz target for decoding into a reused value, and for the generated MessagePack
-// decoder against the event decoder. The input is a sequence of documents, decoded one after the
-// other into one value, as an engine decodes each step's message.
+// decoder against the oracle of the former MessagePack path. The input is a sequence of
+// documents, decoded one after the other into one value, as an engine decodes each step's message.
 #include <algorithm>
 
 #include "properties.hpp"

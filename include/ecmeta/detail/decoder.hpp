@@ -1,5 +1,5 @@
 // ecmeta — builds a value straight from parse events (no DOM), checking it against the schema.
-// Fed by nlohmann's SAX parser for JSON and by ecmeta's own MessagePack reader.
+// Fed by nlohmann's SAX parser for JSON, and by a replay of an nlohmann DOM (from_json).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../error.hpp"
+#include "messages.hpp"
 #include "schema.hpp"
 
 namespace ecmeta {
@@ -69,32 +70,36 @@ constexpr const struct_info* root_info() {
     }
 }
 
+// A slot kind's name in messages, as name_of gives it for a member of that kind (any message
+// reads "object").
 [[nodiscard]] constexpr std::string_view describe(kind k) noexcept {
+    using message = ECMooncakeLoadSpec;
     switch (k) {
         case kind::string:
         case kind::id:
         case kind::string_item:
-            return "string";
+            return name_of<std::string>();
         case kind::u64:
+            return name_of<std::uint64_t>();
         case kind::extent:
-            return "non-negative integer";
+            return name_of<std::int64_t>();
         case kind::boolean:
-            return "true or false";
+            return name_of<bool>();
         case kind::extents:
-            return "array of non-negative integers";
+            return name_of<std::vector<std::int64_t>>();
         case kind::ids:
-            return "array of strings";
+            return name_of<id_set>();
         case kind::nullable_strings:
-            return "null or array of strings";
+            return name_of<std::optional<std::vector<std::string>>>();
         case kind::objects:
-            return "array of objects";
+            return name_of<std::vector<message>>();
         case kind::nullable_objects:
-            return "array of objects or nulls";
+            return name_of<std::vector<std::optional<message>>>();
         case kind::object:
         case kind::object_item:
-            return "object";
+            return name_of<message>();
         case kind::nullable_object_item:
-            return "object or null";
+            return name_of<std::optional<message>>();
         case kind::skip:
             break;
     }
@@ -222,12 +227,12 @@ public:
                 break;
             case kind::extent:
                 if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-                    fail("expected non-negative integer that fits int64, got integer " + std::to_string(value));
+                    fail(message::beyond_int64(value));
                 }
                 static_cast<std::vector<std::int64_t>*>(s.target)->push_back(static_cast<std::int64_t>(value));
                 break;
             default:
-                mismatch(s.what, "integer " + std::to_string(value));
+                mismatch(s.what, message::integer(value));
         }
         value_done();
     }
@@ -242,7 +247,7 @@ public:
         }
         const slot s = next();
         if (s.what != kind::skip) {
-            mismatch(s.what, "integer " + std::to_string(value));
+            mismatch(s.what, message::integer(value));
         }
         value_done();
     }
@@ -331,7 +336,7 @@ public:
         if (strict_) {
             std::string where = pointer();
             append_pointer_token(where, name);
-            throw decode_error(std::move(where), "expected a known key, got unknown key");
+            throw decode_error(std::move(where), std::string{message::unknown_key});
         }
     }
 
@@ -345,8 +350,7 @@ public:
             const field_info& fd = f.info->fields[std::countr_zero(missing)];
             std::string where = pointer();
             append_pointer_token(where, fd.name);
-            throw decode_error(std::move(where),
-                               "expected " + std::string{describe(fd.what)} + ", got nothing (required key missing)");
+            throw decode_error(std::move(where), message::missing(describe(fd.what)));
         }
         f.info->defaults(f.target, f.seen);  // what the input left out, as T{} has it
         stack_.pop_back();
@@ -472,10 +476,10 @@ public:
         return out;
     }
 
-    [[noreturn]] void fail(const std::string& message) const { throw decode_error(pointer(), message); }
+    [[noreturn]] void fail(const std::string& what) const { throw decode_error(pointer(), what); }
 
-    [[noreturn]] void syntax_error(std::size_t offset, const std::string& message) const {
-        throw decode_error(pointer(), message + " at byte " + std::to_string(offset), offset);
+    [[noreturn]] void syntax_error(std::size_t offset, const std::string& what) const {
+        throw decode_error(pointer(), message::at_byte(what, offset), offset);
     }
 
 private:
@@ -551,7 +555,7 @@ private:
     }
 
     [[noreturn]] void mismatch(kind expected, const std::string& found) const {
-        fail("expected " + std::string{describe(expected)} + ", got " + found);
+        fail(message::mismatch(describe(expected), found));
     }
 
     slot root_;

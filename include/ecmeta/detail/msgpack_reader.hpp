@@ -1,5 +1,4 @@
-// ecmeta — MessagePack's readers: the event reader that feeds the decoder (the reference, which
-// names every error), and the pull reader the generated decoder reads through (the fast path).
+// ecmeta — MessagePack's pull reader, which the decoder generated per type reads through (walker.hpp).
 // Standard library only.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
@@ -15,7 +14,7 @@
 #include <string_view>
 
 #include "../id_set.hpp"
-#include "decoder.hpp"
+#include "messages.hpp"
 #include "utf8.hpp"
 #include "walker.hpp"
 
@@ -36,15 +35,13 @@ inline constexpr std::uint8_t map16 = 0xDE, map32 = 0xDF;
 }  // namespace msgpack_tag
 
 // Skips one whole value at in[pos] with a single counter (no recursion, no stack, whatever the
-// depth), checking bounds only: a skipped string's bytes are not looked at. For the event reader
-// and the pull reader alike, so that both skip exactly the same inputs; fail(at, message) must not
-// return.
+// depth), checking bounds only: a skipped string's bytes are not looked at. fail(at, message) must
+// not return.
 template <class Fail>
 void skip_msgpack_value(std::span<const std::uint8_t> in, std::size_t& pos, Fail&& fail) {
     const auto bytes = [&](std::uint64_t n) {  // n more bytes must be there; returns n
         if (n > in.size() - pos) {
-            fail(pos, "expected " + std::to_string(n) + " more bytes, got " + std::to_string(in.size() - pos) +
-                          " (truncated input)");
+            fail(pos, message::truncated(n, in.size() - pos));
         }
         return static_cast<std::size_t>(n);
     };
@@ -96,294 +93,27 @@ void skip_msgpack_value(std::span<const std::uint8_t> in, std::size_t& pos, Fail
     }
 }
 
-// Reads MessagePack without recursion. Lengths are untrusted: a container may not promise more
-// elements than bytes remain (each needs at least one), and nothing is reserved from a length;
-// an id set reserves only for the strings it has found whole in the input.
-class msgpack_reader {
-public:
-    msgpack_reader(std::span<const std::uint8_t> in, decoder& out) noexcept : in_(in), out_(out) {}
-
-    void run() {
-        value();
-        while (!open_.empty()) {
-            container& c = open_.back();
-            if (c.left == 0) {
-                const bool map = c.map;
-                open_.pop_back();
-                map ? out_.end_object() : out_.end_array();
-                continue;
-            }
-            if (c.map && c.want_key) {
-                c.want_key = false;
-                key();
-                continue;
-            }
-            c.want_key = c.map;
-            --c.left;
-            value();  // may grow open_: `c` is not used after this
-        }
-        if (pos_ != in_.size()) {
-            out_.syntax_error(pos_, "expected end of input, got more bytes");
-        }
+// A float's text in messages: the shortest that reads back, and "8.0" rather than "8", as in JSON.
+[[nodiscard]] inline std::string float_text(double d) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, d);
+    std::string text{buf, r.ptr};
+    if (text.find_first_of(".eEn") == std::string::npos) {
+        text += ".0";
     }
+    return text;
+}
 
-private:
-    struct container {
-        std::uint64_t left;  // elements, or key-value pairs, still to read
-        bool map;
-        bool want_key;
-    };
-
-    void value() {
-        if (out_.skipping_next()) {
-            skip();
-            out_.skipped();
-            return;
-        }
-        const std::size_t at = pos_;
-        const std::uint8_t b = byte();
-        if (b <= 0x7F) {
-            out_.unsigned_integer(b);
-        } else if (b >= 0xE0) {
-            out_.integer(static_cast<std::int8_t>(b));
-        } else if (b <= 0x8F) {
-            open(at, b & 0x0FU, true);
-        } else if (b <= 0x9F) {
-            open(at, b & 0x0FU, false);
-        } else if (b <= 0xBF) {
-            string(b & 0x1FU);
-        } else {
-            switch (b) {
-                case 0xC0:
-                    out_.null();
-                    break;
-                case 0xC2:
-                case 0xC3:
-                    out_.boolean(b == 0xC3);
-                    break;
-                case 0xC4:
-                case 0xC5:
-                case 0xC6:
-                    pos_ += bytes(uint(std::size_t{1} << (b - 0xC4U)));
-                    out_.other("binary");
-                    break;
-                case 0xC7:
-                case 0xC8:
-                case 0xC9:
-                    pos_ += bytes(uint(std::size_t{1} << (b - 0xC7U)) + 1);
-                    out_.other("extension");
-                    break;
-                case 0xCA: {
-                    const auto bits = static_cast<std::uint32_t>(uint(4));
-                    float f = 0;
-                    std::memcpy(&f, &bits, sizeof f);
-                    floating(f);
-                    break;
-                }
-                case 0xCB: {
-                    const std::uint64_t bits = uint(8);
-                    double d = 0;
-                    std::memcpy(&d, &bits, sizeof d);
-                    floating(d);
-                    break;
-                }
-                case 0xCC:
-                case 0xCD:
-                case 0xCE:
-                case 0xCF:
-                    out_.unsigned_integer(uint(std::size_t{1} << (b - 0xCCU)));
-                    break;
-                case 0xD0:
-                case 0xD1:
-                case 0xD2:
-                case 0xD3:
-                    out_.integer(sint(std::size_t{1} << (b - 0xD0U)));
-                    break;
-                case 0xD4:
-                case 0xD5:
-                case 0xD6:
-                case 0xD7:
-                case 0xD8:
-                    pos_ += bytes((std::size_t{1} << (b - 0xD4U)) + 1);
-                    out_.other("extension");
-                    break;
-                case 0xD9:
-                case 0xDA:
-                case 0xDB:
-                    string(uint(std::size_t{1} << (b - 0xD9U)));
-                    break;
-                case 0xDC:
-                case 0xDD:
-                    open(at, uint(b == 0xDC ? 2 : 4), false);
-                    break;
-                case 0xDE:
-                case 0xDF:
-                    open(at, uint(b == 0xDE ? 2 : 4), true);
-                    break;
-                default:  // 0xC1 is never used
-                    out_.syntax_error(at, "expected a MessagePack value, got reserved byte 0xc1");
-            }
-        }
-    }
-
-    // Maps still open are schema objects (anything deeper was skipped whole): keys are strings.
-    void key() {
-        const std::size_t at = pos_;
-        const std::uint8_t b = byte();
-        std::uint64_t n = 0;
-        if (b >= 0xA0 && b <= 0xBF) {
-            n = b & 0x1FU;
-        } else if (b >= 0xD9 && b <= 0xDB) {
-            n = uint(std::size_t{1} << (b - 0xD9U));
-        } else {
-            out_.syntax_error(at, "expected a string key");
-        }
-        out_.key(text(n));
-    }
-
-    void string(std::uint64_t n) { out_.string(text(n)); }
-
-    std::string_view text(std::uint64_t n) {
-        const std::size_t at = pos_;
-        const std::size_t len = bytes(n);
-        const std::string_view s{reinterpret_cast<const char*>(in_.data() + pos_), len};
-        pos_ += len;
-        if (!is_utf8(s)) {
-            out_.syntax_error(at, "expected a UTF-8 string, got invalid UTF-8");
-        }
-        return s;
-    }
-
-    void floating(double d) {
-        char buf[32];
-        const auto r = std::to_chars(buf, buf + sizeof buf, d);
-        std::string text{buf, r.ptr};
-        if (text.find_first_of(".eEn") == std::string::npos) {
-            text += ".0";  // 8.0 reads "float 8.0", as in JSON
-        }
-        out_.floating(text);
-    }
-
-    void open(std::size_t at, std::uint64_t n, bool map) {
-        // Each element needs at least one byte, so a longer promise is a lie told up front.
-        if (n > (in_.size() - pos_) / (map ? 2 : 1)) {
-            out_.syntax_error(at, "expected at most " + std::to_string(in_.size() - pos_) + " bytes of elements, got " +
-                                      (map ? "a map" : "an array") + " header of " + std::to_string(n) + " elements");
-        }
-        map ? out_.start_object() : out_.start_array();
-        if (!map && out_.filling_ids() != nullptr) {
-            ids(n);
-            out_.end_array();
-            return;
-        }
-        open_.push_back(container{n, map, map});
-    }
-
-    // The string header at `at` (at < input size): how many length bytes follow it, and the
-    // string's length; nullopt when that byte starts no string or its length bytes run past the end.
-    struct string_header {
-        std::size_t width;
-        std::size_t length;
-    };
-    [[nodiscard]] std::optional<string_header> string_at(std::size_t at) const noexcept {
-        const std::uint8_t b = in_[at];
-        if (b >= 0xA0 && b <= 0xBF) {
-            return string_header{0, b & 0x1FU};
-        }
-        if (b < 0xD9 || b > 0xDB) {
-            return std::nullopt;
-        }
-        const std::size_t width = std::size_t{1} << (b - 0xD9U);
-        if (width >= in_.size() - at) {
-            return std::nullopt;
-        }
-        std::size_t length = 0;
-        for (std::size_t k = 1; k <= width; ++k) {
-            length = (length << 8U) | in_[at + k];
-        }
-        return string_header{width, length};
-    }
-
-    // An id set's n elements in one go. First the run of elements that are whole strings, and
-    // their bytes, so that the set allocates once for what is actually present; then that run
-    // straight into the set, with no bounds check left to make; then any other element through
-    // value(), to fail at its own pointer.
-    void ids(std::uint64_t n) {
-        id_set& set = *out_.filling_ids();
-        std::size_t bytes = 0;
-        std::size_t at = pos_;
-        std::uint64_t strings = 0;
-        for (; strings < n && at < in_.size(); ++strings) {
-            const std::optional<string_header> h = string_at(at);
-            if (!h || h->length > in_.size() - at - 1 - h->width) {
-                break;
-            }
-            bytes += h->length;
-            at += 1 + h->width + h->length;
-        }
-        id_set_access::reserve(set, static_cast<std::size_t>(strings), bytes);
-        for (std::uint64_t i = 0; i < strings; ++i) {
-            const string_header h = *string_at(pos_);
-            pos_ += 1 + h.width;
-            const std::string_view s{reinterpret_cast<const char*>(in_.data() + pos_), h.length};
-            if (!is_utf8(s)) {
-                out_.syntax_error(pos_, "expected a UTF-8 string, got invalid UTF-8");
-            }
-            pos_ += h.length;
-            out_.id(s);
-        }
-        for (std::uint64_t i = strings; i < n; ++i) {
-            value();
-        }
-    }
-
-    void skip() {
-        skip_msgpack_value(in_, pos_,
-                           [&](std::size_t at, const std::string& message) { out_.syntax_error(at, message); });
-    }
-
-    // n more bytes must be there; returns n.
-    std::size_t bytes(std::uint64_t n) {
-        if (n > in_.size() - pos_) {
-            out_.syntax_error(pos_, "expected " + std::to_string(n) + " more bytes, got " +
-                                        std::to_string(in_.size() - pos_) + " (truncated input)");
-        }
-        return static_cast<std::size_t>(n);
-    }
-
-    std::uint8_t byte() {
-        bytes(1);
-        return in_[pos_++];
-    }
-
-    // Big-endian unsigned of n bytes.
-    std::uint64_t uint(std::size_t n) {
-        bytes(n);
-        std::uint64_t v = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            v = (v << 8U) | in_[pos_++];
-        }
-        return v;
-    }
-
-    std::int64_t sint(std::size_t n) {
-        const std::uint64_t v = uint(n);
-        const auto shift = static_cast<unsigned>(64 - 8 * n);
-        return static_cast<std::int64_t>(v << shift) >> shift;  // sign-extend
-    }
-
-    std::span<const std::uint8_t> in_;
-    decoder& out_;
-    std::size_t pos_ = 0;
-    // Each open container is one of the decoder's open frames (deeper values are skipped whole).
-    fixed_stack<container, decoder::max_depth> open_;
-};
-
-// The pull reader of the generated decoder: the same rules as msgpack_reader above, refusing
-// (detail::refused) wherever that one would raise an error, so that the caller can let it name it.
-// Lengths are untrusted: a container may not promise more elements than bytes remain.
+// MessagePack read in order, for the decoder generated per type (walker.hpp). Naming = false is
+// the fast path: anything wrong throws `refused`. Naming = true reads the same way and says what
+// is wrong: a value of another type is described whole, as far as a value is read before its type
+// could matter (a string's bytes are checked, a container's header), so that an error of syntax
+// in it comes first. Lengths are untrusted: a container may not promise more elements than bytes
+// remain (each needs at least one), and nothing is reserved from a length alone.
+template <bool Naming>
 class msgpack_pull {
 public:
+    static constexpr bool names_errors = Naming;
     struct value {};  // a stream: the next value is the one at the read position
     struct array_cursor {
         std::size_t left;
@@ -395,14 +125,22 @@ public:
     [[nodiscard]] value root() const noexcept { return {}; }
     void finish() const {
         if (pos_ != in_.size()) {
-            refuse();
+            fail(pos_, "expected end of input, got more bytes");
         }
     }
 
-    std::string_view string(value /*unused*/) { return text(string_length(byte())); }
+    std::string_view string(value /*unused*/) {
+        const std::size_t at = pos_;
+        const std::uint8_t b = byte();
+        if (!is_string(b)) {
+            mismatch(at);
+        }
+        return text(string_length(b));
+    }
 
     std::uint64_t u64(value /*unused*/) {
         using namespace msgpack_tag;
+        const std::size_t at = pos_;
         const std::uint8_t b = byte();
         if (b <= positive_fixint_max) {
             return b;
@@ -413,18 +151,18 @@ public:
         if (b >= int8 && b <= int64) {  // a signed form of a non-negative value is that value
             const std::size_t n = std::size_t{1} << (b - int8);
             const std::uint64_t v = big_endian(n);
-            if ((v >> (8 * n - 1)) != 0) {
-                refuse();  // negative
+            if ((v >> (8 * n - 1)) == 0) {
+                return v;
             }
-            return v;
         }
-        refuse();
+        mismatch(at);
     }
 
     bool boolean(value /*unused*/) {
+        const std::size_t at = pos_;
         const std::uint8_t b = byte();
         if (b != msgpack_tag::false_ && b != msgpack_tag::true_) {
-            refuse();
+            mismatch(at);
         }
         return b == msgpack_tag::true_;
     }
@@ -439,12 +177,12 @@ public:
 
     array_cursor array(value /*unused*/) {
         using namespace msgpack_tag;
-        return {container(fixarray, array16, 1)};
+        return {container(fixarray, array16, false)};
     }
 
     object_cursor object(value /*unused*/) {
         using namespace msgpack_tag;
-        return {container(fixmap, map16, 2)};
+        return {container(fixmap, map16, true)};
     }
 
     static bool next(array_cursor& c, value& /*unused*/) noexcept {
@@ -462,15 +200,21 @@ public:
             return false;
         }
         --c.left;
-        const std::size_t n = string_length(byte());
         const std::size_t at = pos_;
+        const std::uint8_t b = byte();
+        if (!is_string(b)) {
+            fail(at, "expected a string key");
+        }
+        const std::size_t n = string_length(b);
+        const std::size_t start = pos_;
         advance(n);
-        key = {reinterpret_cast<const char*>(in_.data() + at), n};
+        key = {reinterpret_cast<const char*>(in_.data() + start), n};
         return true;
     }
-    static void unknown_key(std::string_view key) {
+    void unknown_key(std::string_view key) const {
         if (!is_utf8(key)) {
-            refuse();
+            fail(static_cast<std::size_t>(reinterpret_cast<const std::uint8_t*>(key.data()) - in_.data()),
+                 message::not_utf8);
         }
     }
 
@@ -503,13 +247,137 @@ public:
     }
 
     void skip(value /*unused*/) {
-        skip_msgpack_value(in_, pos_, [](std::size_t /*at*/, const std::string& /*message*/) { refuse(); });
+        skip_msgpack_value(in_, pos_, [](std::size_t at, const std::string& what) { fail(at, what); });
     }
 
 private:
+    // Input that is not well-formed, at byte `at`.
+    [[noreturn]] static void fail(std::size_t at, std::string_view what) {
+        if constexpr (Naming) {
+            throw located{{}, message::at_byte(std::string{what}, at), at};
+        } else {
+            refuse();
+        }
+    }
+
+    // n more bytes are wanted than are left (the message is made only by a naming reader).
+    [[noreturn]] void truncated(std::uint64_t n) const {
+        if constexpr (Naming) {
+            fail(pos_, message::truncated(n, in_.size() - pos_));
+        } else {
+            refuse();
+        }
+    }
+
+    // The value at `at` is not of the type asked for: says what it is, once it is read as far as
+    // its type needs (where that reading fails, that is the error).
+    [[noreturn]] void mismatch(std::size_t at) {
+        if constexpr (Naming) {
+            pos_ = at;
+            throw wrong_type{describe()};
+        } else {
+            refuse();
+        }
+    }
+
+    std::string describe() {
+        using namespace msgpack_tag;
+        const std::size_t at = pos_;
+        const std::uint8_t b = byte();
+        if (b <= positive_fixint_max) {
+            return message::integer(std::uint64_t{b});
+        }
+        if (b >= 0xE0) {  // negative fixint
+            return message::integer(std::int64_t{static_cast<std::int8_t>(b)});
+        }
+        if (b <= fixmap_max) {
+            return counted(at, b & 0x0FU, true);
+        }
+        if (b <= fixarray_max) {
+            return counted(at, b & 0x0FU, false);
+        }
+        if (is_string(b)) {
+            text(string_length(b));
+            return "string";
+        }
+        switch (b) {
+            case nil:
+                return "null";
+            case false_:
+                return "false";
+            case true_:
+                return "true";
+            case 0xC4:  // bin 8, 16, 32
+            case 0xC5:
+            case 0xC6:
+                advance(big_endian(std::size_t{1} << (b - 0xC4U)));
+                return "binary";
+            case 0xC7:  // ext 8, 16, 32
+            case 0xC8:
+            case 0xC9:
+                advance(big_endian(std::size_t{1} << (b - 0xC7U)) + 1);
+                return "extension";
+            case 0xCA: {  // float 32
+                const auto bits = static_cast<std::uint32_t>(big_endian(4));
+                float f = 0;
+                std::memcpy(&f, &bits, sizeof f);
+                return "float " + float_text(f);
+            }
+            case 0xCB: {  // float 64
+                const std::uint64_t bits = big_endian(8);
+                double d = 0;
+                std::memcpy(&d, &bits, sizeof d);
+                return "float " + float_text(d);
+            }
+            case 0xD4:  // fixext 1, 2, 4, 8, 16
+            case 0xD5:
+            case 0xD6:
+            case 0xD7:
+            case 0xD8:
+                advance((std::size_t{1} << (b - 0xD4U)) + 1);
+                return "extension";
+            case array16:
+            case array32:
+                return counted(at, big_endian(b == array16 ? 2 : 4), false);
+            case map16:
+            case map32:
+                return counted(at, big_endian(b == map16 ? 2 : 4), true);
+            case 0xC1:
+                fail(at, "expected a MessagePack value, got reserved byte 0xc1");
+            default:
+                break;
+        }
+        if (b >= uint8 && b <= uint64) {
+            return message::integer(big_endian(std::size_t{1} << (b - uint8)));
+        }
+        const std::size_t n = std::size_t{1} << (b - int8);  // int 8, 16, 32, 64
+        const auto shift = static_cast<unsigned>(64 - 8 * n);
+        return message::integer(static_cast<std::int64_t>(big_endian(n) << shift) >> shift);
+    }
+
+    // A container header at `at` that promised n elements (pairs, for a map).
+    std::string counted(std::size_t at, std::uint64_t n, bool map) const {
+        check_count(at, n, map);
+        return map ? "object" : "array";
+    }
+
+    // Each element needs at least one byte (a pair, two), so a longer promise is a lie told up front.
+    void check_count(std::size_t at, std::uint64_t n, bool map) const {
+        if (n <= (in_.size() - pos_) / (map ? 2 : 1)) {
+            return;
+        }
+        if constexpr (Naming) {
+            fail(at, "expected at most " + std::to_string(in_.size() - pos_) + " bytes of elements, got " +
+                         (map ? "a map" : "an array") + " header of " + std::to_string(n) + " elements");
+        } else {
+            refuse();
+        }
+    }
+
     // A container header (fix form at `fix`, 16- and 32-bit forms at `bits16` and the next byte):
-    // its element count, which may not promise more than the bytes left allow, `width` each.
-    std::size_t container(std::uint8_t fix, std::uint8_t bits16, std::size_t width) {
+    // its element count.
+    std::size_t container(std::uint8_t fix, std::uint8_t bits16, bool map) {
+        const std::size_t at = pos_;
         const std::uint8_t b = byte();
         std::uint64_t n = 0;
         if (b >= fix && b <= fix + 0x0FU) {
@@ -517,22 +385,23 @@ private:
         } else if (b == bits16 || b == bits16 + 1U) {
             n = big_endian(b == bits16 ? 2 : 4);
         } else {
-            refuse();
+            mismatch(at);
         }
-        if (n > (in_.size() - pos_) / width) {
-            refuse();
-        }
+        check_count(at, n, map);
         return static_cast<std::size_t>(n);
     }
 
+    [[nodiscard]] static bool is_string(std::uint8_t b) noexcept {
+        return (b >= msgpack_tag::fixstr && b <= msgpack_tag::fixstr_max) ||
+               (b >= msgpack_tag::str8 && b <= msgpack_tag::str32);
+    }
+
+    // The length of the string whose tag b was (is_string(b)).
     std::size_t string_length(std::uint8_t b) {
-        if (b >= msgpack_tag::fixstr && b <= msgpack_tag::fixstr_max) {
+        if (b <= msgpack_tag::fixstr_max) {
             return b & 0x1FU;
         }
-        if (b >= msgpack_tag::str8 && b <= msgpack_tag::str32) {
-            return static_cast<std::size_t>(big_endian(std::size_t{1} << (b - msgpack_tag::str8)));
-        }
-        refuse();
+        return static_cast<std::size_t>(big_endian(std::size_t{1} << (b - msgpack_tag::str8)));
     }
 
     std::string_view text(std::size_t n) {
@@ -540,28 +409,28 @@ private:
         advance(n);
         const std::string_view s{reinterpret_cast<const char*>(in_.data() + at), n};
         if (!is_utf8(s)) {
-            refuse();
+            fail(at, message::not_utf8);
         }
         return s;
     }
 
     void advance(std::uint64_t n) {
         if (n > in_.size() - pos_) {
-            refuse();
+            truncated(n);
         }
         pos_ += static_cast<std::size_t>(n);
     }
 
     std::uint8_t byte() {
         if (pos_ == in_.size()) {
-            refuse();
+            truncated(1);
         }
         return in_[pos_++];
     }
 
     std::uint64_t big_endian(std::size_t n) {
         if (n > in_.size() - pos_) {
-            refuse();
+            truncated(n);
         }
         std::uint64_t v = 0;
         for (std::size_t i = 0; i < n; ++i) {

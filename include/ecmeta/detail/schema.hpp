@@ -310,6 +310,36 @@ constexpr bool list_of(form e) {
     }
 }
 
+// What messages call a value of type T: "expected <name_of<T>()>, got ...". Said here once for
+// every decoder; there are names for the shapes the Python mirror's fields take.
+template <class T>
+constexpr std::string_view name_of() {
+    constexpr form f = form_of<T>();
+    if constexpr (f == form::string) {
+        return "string";
+    } else if constexpr (f == form::u64 || f == form::i64) {
+        return "non-negative integer";
+    } else if constexpr (f == form::boolean) {
+        return "true or false";
+    } else if constexpr (f == form::message) {
+        return "object";
+    } else if constexpr (f == form::ids || list_of<T>(form::string)) {
+        return "array of strings";
+    } else if constexpr (list_of<T>(form::i64)) {
+        return "array of non-negative integers";
+    } else if constexpr (list_of<T>(form::message)) {
+        return "array of objects";
+    } else if constexpr (name_of<typename T::value_type>() == std::string_view{"object or null"}) {
+        return "array of objects or nulls";  // a list of optional messages
+    } else if constexpr (f == form::nullable && form_of<typename T::value_type>() == form::message) {
+        return "object or null";
+    } else {
+        static_assert(f == form::nullable && list_of<typename T::value_type>(form::string),
+                      "no name for this type in messages");
+        return "null or array of strings";
+    }
+}
+
 // The event decoder's slot kind of a member: its form, told apart by element where the decoder
 // reads elements differently.
 template <class M>

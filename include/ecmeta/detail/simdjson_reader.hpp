@@ -27,6 +27,7 @@ static_assert(json_padding >= simdjson::SIMDJSON_PADDING, "ecmeta::json_padding 
 // input's nesting. Whatever it refuses, the nlohmann path decodes again and names.
 class simdjson_pull {
 public:
+    static constexpr bool names_errors = false;  // what it refuses, the nlohmann path names
     using value = simdjson::dom::element;
     struct array_cursor {
         simdjson::dom::array::iterator at, end;

@@ -1,13 +1,15 @@
 // ecmeta — the decoder generated per type from schema<T>, read through a small pull reader per
 // format (detail/msgpack_reader.hpp, detail/simdjson_reader.hpp). The compiler fuses the two: no
 // event dispatch, no member table walked per value, keys matched against names known at compile
-// time. It is the fast path: it decides, and on anything it refuses it throws `refused`, and the
-// caller decodes the input again on the event decoder (decoder.hpp), whose error is the answer.
-// So every message still comes from one place, and a differential test holds the verdicts equal.
+// time. A reader either refuses (throws `refused`, and costs nothing on the way) or names what it
+// refuses (R::names_errors), and then the walker words the error and builds its pointer. The fast
+// path walks with a refusing reader and, on a refusal, walks again with a naming one; the JSON
+// path's errors are still worded by the event decoder (decoder.hpp), in the same words.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "decoder.hpp"
+#include "messages.hpp"
 #include "schema.hpp"
 
 namespace ecmeta::detail {
@@ -37,23 +40,71 @@ struct refused {};
 //   null(v) -> bool (true: it was null, consumed)
 //   array(v) -> R::array_cursor        next(array_cursor&, value&) -> bool (false: no more)
 //   object(v) -> R::object_cursor      next(object_cursor&, std::string_view& key, value&) -> bool
-//   unknown_key(key): throws `refused` if a key that names no field is not UTF-8 (a key that
-//       names one is ASCII, so next() need not check it)
+//   unknown_key(key): checks that a key that names no field is UTF-8 (a key that names one is
+//       ASCII, so next() need not check it)
 //   reservable(array_cursor, element size) -> std::size_t: room to make before reading the
 //       elements (what a DOM has seen; for a length read from the input, no more than would
 //       fill the input's bytes left)
-//   reserve_ids(array_cursor, id_set&)  skip(v)
-// Each throws `refused` where the value is not of that type.
+//   reserve_ids(array_cursor, id_set&)  skip(v)  finish(): nothing may follow the root
+//   names_errors: a static bool. False: each throws `refused` where the value is not of that type
+//       or the input is not well-formed. True: each throws `wrong_type` for a value of another
+//       type and `located` (message and offset, no pointer) for input that is not well-formed.
 template <class R>
 class walker {
 public:
     using value = typename R::value;
+    static constexpr bool naming = R::names_errors;
 
     walker(R& reader, bool strict) noexcept : r_(reader), strict_(strict) {}
 
     // Reads v into out, by out's form.
     template <class T>
     void read(value v, T& out) {
+        as<T>([&] { read_as(v, out); });
+    }
+
+private:
+    // Runs f, which reads a value of type T: a value of another type is an error that names T.
+    template <class T, class F>
+    decltype(auto) as(F&& f) {
+        if constexpr (naming) {
+            try {
+                return f();
+            } catch (const wrong_type& w) {
+                throw located{{}, message::mismatch(name_of<T>(), w.found), std::nullopt};
+            }
+        } else {
+            return f();
+        }
+    }
+
+    // Runs f: an error from inside it gets `token` (a key or an index) in front of its pointer.
+    template <class Token, class F>
+    decltype(auto) within(const Token& token, F&& f) {
+        if constexpr (naming) {
+            try {
+                return f();
+            } catch (located& e) {
+                e.enclose(token);
+                throw;
+            }
+        } else {
+            return f();
+        }
+    }
+
+    // An error of meaning, at the value being read: what() words it (only when naming).
+    template <class What>
+    [[noreturn]] static void fail(What&& what) {
+        if constexpr (naming) {
+            throw located{{}, what(), std::nullopt};
+        } else {
+            refuse();
+        }
+    }
+
+    template <class T>
+    void read_as(value v, T& out) {
         constexpr form f = form_of<T>();
         if constexpr (f == form::string) {
             out.assign(r_.string(v));
@@ -62,7 +113,7 @@ public:
         } else if constexpr (f == form::i64) {
             const std::uint64_t n = r_.u64(v);  // a shape's extent: never negative
             if (n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-                refuse();
+                fail([n] { return message::beyond_int64(n); });
             }
             out = static_cast<std::int64_t>(n);
         } else if constexpr (f == form::boolean) {
@@ -73,7 +124,7 @@ public:
             if (r_.null(v)) {
                 out.reset();
             } else {
-                read(v, out ? *out : out.emplace());
+                read_as(v, out ? *out : out.emplace());  // not of E's type: an error that names T's
             }
         } else if constexpr (f == form::list) {
             read_list(v, out);
@@ -82,14 +133,15 @@ public:
         }
     }
 
-private:
     void read_ids(value v, id_set& out) {
         out.clear();
         auto c = r_.array(v);
         r_.reserve_ids(c, out);
         value item{};
-        while (r_.next(c, item)) {
-            id_set_access::append(out, r_.string(item));  // sorted and deduplicated once, below
+        for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
+            within(i, [&] {  // sorted and deduplicated once, below
+                id_set_access::append(out, as<std::string>([&] { return r_.string(item); }));
+            });
         }
         id_set_access::finish(out);
     }
@@ -103,8 +155,8 @@ private:
             out.clear();
             out.reserve(r_.reservable(c, sizeof(E)));
             value item{};
-            while (r_.next(c, item)) {
-                read(item, out.emplace_back());
+            for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
+                within(i, [&] { read(item, out.emplace_back()); });
             }
             return;
         }
@@ -113,9 +165,8 @@ private:
         }
         std::size_t n = 0;
         value item{};
-        while (r_.next(c, item)) {
-            read(item, n < out.size() ? out[n] : out.emplace_back());
-            ++n;
+        for (; within(n, [&] { return r_.next(c, item); }); ++n) {
+            within(n, [&] { read(item, n < out.size() ? out[n] : out.emplace_back()); });
         }
         out.resize(n);
     }
@@ -128,22 +179,23 @@ private:
         std::size_t last = field_count<S> - 1;  // canonical input: the next declared key comes next
         std::string_view key;
         value field{};
-        while (r_.next(c, key, field)) {
+        while (r_.next(c, key, field)) {  // an error in a key, or in what is skipped, is the object's
             const std::size_t i = find_key<S>(key, last);
             if (i == field_count<S>) {
+                r_.unknown_key(key);  // first, as a key is read whole before it is looked up
                 if (strict_) {
-                    refuse();
+                    within(key, [] { fail([] { return std::string{message::unknown_key}; }); });
                 }
-                r_.unknown_key(key);
                 r_.skip(field);
                 continue;
             }
             seen |= std::uint32_t{1} << i;
             last = i;
-            read_field(field, out, i, indices{});
+            within(names<S>[i], [&] { read_field(field, out, i, indices{}); });
         }
-        if ((table<S>::info.required & ~seen) != 0) {
-            refuse();
+        if (const std::uint32_t missing = table<S>::info.required & ~seen; missing != 0) {
+            const auto first = static_cast<std::size_t>(std::countr_zero(missing));
+            within(names<S>[first], [first] { fail([first] { return message::missing(member_names<S>[first]); }); });
         }
         table<S>::info.defaults(&out, seen);
     }
@@ -154,6 +206,14 @@ private:
     template <class S>
     static constexpr auto names = std::apply(
         [](const auto&... fs) { return std::array<std::string_view, sizeof...(fs)>{fs.name...}; }, schema<S>::fields);
+
+    template <class S>
+    static constexpr auto member_names = std::apply(
+        [](const auto&... fs) {
+            return std::array<std::string_view, sizeof...(fs)>{
+                name_of<typename std::remove_cvref_t<decltype(fs)>::member_type>()...};
+        },
+        schema<S>::fields);
 
     // The field named `key`, trying the one declared after `last` first; field_count<S> if none.
     template <class S>
@@ -181,8 +241,17 @@ private:
 template <class T, class R>
 void walk(R& r, T& out, bool strict) {
     walker<R> w{r, strict};
-    w.read(r.root(), out);
-    r.finish();
+    if constexpr (R::names_errors) {
+        try {
+            w.read(r.root(), out);
+            r.finish();
+        } catch (located& e) {
+            throw decode_error(std::move(e.pointer), e.message, e.offset);
+        }
+    } else {
+        w.read(r.root(), out);
+        r.finish();
+    }
 }
 
 }  // namespace ecmeta::detail
