@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "detail/decoder.hpp"
+#include "detail/nlohmann_reader.hpp"
 #include "detail/simdjson_reader.hpp"
 #include "detail/writer.hpp"
 #include "error.hpp"
@@ -21,91 +22,6 @@
 
 namespace ecmeta {
 namespace detail {
-
-// nlohmann's SAX interface, forwarded to the decoder; every failure is thrown from there.
-struct json_events {
-    decoder& out;
-
-    bool null() { return out.null(), true; }
-    bool boolean(bool v) { return out.boolean(v), true; }
-    bool number_integer(std::int64_t v) { return out.integer(v), true; }
-    bool number_unsigned(std::uint64_t v) { return out.unsigned_integer(v), true; }
-    bool number_float(double /*value*/, const std::string& text) {
-        // nlohmann hands integers beyond 64 bits over as floats; the text tells them apart.
-        if (text.find_first_of(".eE") == std::string::npos) {
-            return out.out_of_range(text), true;
-        }
-        return out.floating(text), true;
-    }
-    bool string(std::string& v) { return out.string(v), true; }
-    bool binary(std::vector<std::uint8_t>& /*value*/) { return out.other("binary"), true; }
-    bool start_object(std::size_t /*size*/) { return out.start_object(), true; }
-    bool key(std::string& k) { return out.key(k), true; }
-    bool end_object() { return out.end_object(), true; }
-    bool start_array(std::size_t /*size*/) { return out.start_array(), true; }
-    bool end_array() { return out.end_array(), true; }
-
-    bool parse_error(std::size_t position, const std::string& /*last_token*/, const nlohmann::detail::exception& e) {
-        // Keep nlohmann's reason (after "column N: "), not its error-code prefix; cap its echo
-        // of the input, which may be long.
-        std::string_view why = e.what();
-        if (const auto colon = why.find(": "); colon != std::string_view::npos) {
-            why.remove_prefix(colon + 2);
-        }
-        std::string reason{why.substr(0, 160)};
-        if (why.size() > 160) {
-            reason += "...";
-        }
-        const std::size_t offset = position == 0 ? 0 : position - 1;  // nlohmann counts the byte it read
-        throw decode_error(out.pointer(), "invalid JSON at byte " + std::to_string(offset) + ": " + reason, offset);
-    }
-};
-
-// Replays a DOM as parse events, handing ignored values back whole (no recursion into them).
-template <class BasicJson>
-void replay(decoder& out, const BasicJson& j) {
-    if (out.skipping_next()) {
-        out.skipped();
-        return;
-    }
-    switch (j.type()) {
-        case nlohmann::json::value_t::null:
-            out.null();
-            break;
-        case nlohmann::json::value_t::boolean:
-            out.boolean(j.template get<bool>());
-            break;
-        case nlohmann::json::value_t::number_integer:
-            out.integer(j.template get<std::int64_t>());
-            break;
-        case nlohmann::json::value_t::number_unsigned:
-            out.unsigned_integer(j.template get<std::uint64_t>());
-            break;
-        case nlohmann::json::value_t::number_float:
-            out.floating(j.dump());  // nlohmann writes a float with a '.' or an exponent
-            break;
-        case nlohmann::json::value_t::string:
-            out.string(j.template get_ref<const std::string&>());
-            break;
-        case nlohmann::json::value_t::object:
-            out.start_object();
-            for (const auto& [k, v] : j.items()) {
-                out.key(k);
-                replay(out, v);
-            }
-            out.end_object();
-            break;
-        case nlohmann::json::value_t::array:
-            out.start_array();
-            for (const auto& v : j) {
-                replay(out, v);
-            }
-            out.end_array();
-            break;
-        default:  // binary, discarded
-            out.other("binary");
-    }
-}
 
 // Builds value's nlohmann DOM, through the one walk the writers take.
 template <class BasicJson, class T>
@@ -261,8 +177,8 @@ requires nlohmann::detail::is_basic_json<BasicJson>::value void to_json(BasicJso
 template <class BasicJson, detail::described T>
 requires nlohmann::detail::is_basic_json<BasicJson>::value void from_json(const BasicJson& j, T& value) {
     T result{};
-    detail::decoder events{result, decode_options{}};
-    detail::replay(events, j);
+    detail::nlohmann_pull<BasicJson> reader{j};
+    detail::walk(reader, result, false);
     value = std::move(result);
 }
 

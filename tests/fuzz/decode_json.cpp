@@ -1,8 +1,17 @@
-// Fuzz target: ecmeta::decode<T> of every type.
+// Fuzz target: ecmeta::decode<T> of every type, and from_json against decode on the same DOM.
 #include "properties.hpp"
 
 ECMETA_FUZZ_TARGET(decode_json) {
-    ecmeta_fuzz::fuzz_all_types(input, []<class T>(std::span<const std::uint8_t> bytes) {
-        return ecmeta::decode<T>(std::string_view{reinterpret_cast<const char*>(bytes.data()), bytes.size()});
+    const auto as_text = [](std::span<const std::uint8_t> bytes) {
+        return std::string_view{reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+    };
+    ecmeta_fuzz::fuzz_all_types(
+        input, [&]<class T>(std::span<const std::uint8_t> bytes) { return ecmeta::decode<T>(as_text(bytes)); });
+    if (input.empty()) {
+        return;
+    }
+    ecmeta_fuzz::with_type(input[0], [&]<class T>() {
+        ecmeta_fuzz::check_dom_agrees<T, nlohmann::json>(as_text(input.subspan(1)));
+        ecmeta_fuzz::check_dom_agrees<T, nlohmann::ordered_json>(as_text(input.subspan(1)));
     });
 }

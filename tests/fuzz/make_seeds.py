@@ -30,6 +30,11 @@ INVALID = [
     (0, '{"shape":[9223372036854775808]}'), (1, '{"mm_hash":"h"}'), (2, '{"loads":[tru]}'), (2, '{"loads":{}}'),
     (3, '{"pending_saves":1}'), (3, '{"loaded":["\\ud800"]}'), (3, '{"loaded":["a",]}'), (3, '{} x'),
     (4, '[null,{"loaded":[1]}]'), (3, '{"x":' + "[" * 200 + "]" * 200 + "}"),
+    # Well-formed JSON of the wrong types, one of each kind of value, for from_json's walk of a DOM too.
+    (0, '{"mm_hash":["h"]}'), (0, '{"mm_hash":{}}'), (0, '{"local":null}'), (0, '{"dtype":false}'),
+    (1, '{"nbytes":"4"}'), (1, '{"shape":[2,-3]}'), (2, '{"freed":3}'), (2, '{"freed":[null]}'),
+    (2, '{"pushes":[{"shape":[1e3]}]}'), (3, '{"loaded":"a"}'), (3, '{"failed_saves":[true]}'),
+    (4, '[{"pending_saves":null},5]'), (4, '{"x":1}'),
 ]
 HOSTILE_MSGPACK = [
     (2, bytes([0x81, 0xA5]) + b"loads" + bytes([0xDD, 0xFF, 0xFF, 0xFF, 0xFF])),

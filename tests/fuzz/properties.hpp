@@ -1,6 +1,7 @@
 // What every decoded value must satisfy, whichever form it came from.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -121,6 +122,29 @@ void check_msgpack_paths_agree(std::span<const std::uint8_t> bytes, const ecmeta
         return out;
     });
     ECMETA_FUZZ_CHECK(fast == reference);
+}
+
+// from_json (the walker over nlohmann's DOM) gives what decode gives on the DOM's own text: the
+// same value, or the same error, a value named as the DOM holds it (a float as nlohmann writes it).
+template <class T, class BasicJson>
+void check_dom_agrees(std::string_view json) {
+    if constexpr (ecmeta::detail::described<T>) {
+        // dump() recurses: keep to documents of modest nesting.
+        if (std::count_if(json.begin(), json.end(), [](char c) { return c == '[' || c == '{'; }) > 256) {
+            return;
+        }
+        const BasicJson j = BasicJson::parse(json, nullptr, false);
+        if (j.is_discarded()) {
+            return;
+        }
+        const std::string text = j.dump();
+        if (BasicJson::parse(text) != j) {
+            return;  // a float beyond double's range, which nlohmann parses as inf and writes as null
+        }
+        const auto dom = outcome<T>::of([&] { return j.template get<T>(); });
+        const auto from_text = outcome<T>::of([&] { return ecmeta::decode<T>(text); });
+        ECMETA_FUZZ_CHECK(dom == from_text);
+    }
 }
 
 // Decoding into `out`, reused, gives what a fresh decode gives, or the same error and T{}.
