@@ -1,4 +1,4 @@
-// ecmeta — errors raised by the wire forms.
+// ecmeta — errors raised by the wire forms, and the options of decoding.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -37,5 +37,31 @@ public:
 private:
     std::string pointer_;
 };
+
+struct decode_options {
+    // Inputs longer than this many bytes are refused before parsing; 0 means no limit.
+    std::size_t max_input_bytes = 0;
+    // Refuse keys the schema does not know, instead of ignoring them as Python does.
+    bool reject_unknown_keys = false;
+    // Bytes after the input that may be read, never written (a std::string's spare capacity, a
+    // receive buffer's slack). With json_padding or more, the simdjson path parses the input where
+    // it is instead of copying it into a per-thread buffer; nothing else reads them.
+    std::size_t padding = 0;
+};
+
+// What decode_options::padding must reach for JSON to be parsed in place (simdjson's padding).
+inline constexpr std::size_t json_padding = 64;
+
+namespace detail {
+
+// decode_options::max_input_bytes, for every format.
+inline void check_size(std::size_t size, const decode_options& options) {
+    if (options.max_input_bytes != 0 && size > options.max_input_bytes) {
+        throw decode_error("", "expected at most " + std::to_string(options.max_input_bytes) + " bytes, got " +
+                                   std::to_string(size) + " bytes");
+    }
+}
+
+}  // namespace detail
 
 }  // namespace ecmeta

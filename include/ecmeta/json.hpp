@@ -12,7 +12,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "detail/decoder.hpp"
 #include "detail/nlohmann_reader.hpp"
 #include "detail/simdjson_reader.hpp"
 #include "detail/writer.hpp"
@@ -79,13 +78,13 @@ requires detail::wire_type<T>
 
 namespace detail {
 
-// The reference path, and the one that names every error: nlohmann's SAX parser, no DOM.
-// Decodes into `out` in place; when it throws, `out` is half-written and the caller resets it.
+// The reference path, which words every JSON error: nlohmann's lexer, read by its parser's rules
+// (json_text_pull), walked by the decoder generated for T. Decodes into `out` in place; when it
+// throws, `out` is half-written and the caller resets it.
 template <class T>
 void decode_nlohmann_into(std::string_view json, T& out, const decode_options& options) {
-    decoder events{out, options};
-    json_events sax{events};
-    static_cast<void>(nlohmann::json::sax_parse(json.data(), json.data() + json.size(), &sax));
+    json_text_pull reader{json};
+    walk(reader, out, options.reject_unknown_keys);
     // nlohmann's lexer takes a NUL byte for the end of the input, so "{}\0junk" parses. JSON text
     // never holds one, and anywhere but after the value nlohmann has refused it already.
     if (const std::size_t nul = json.find('\0'); nul != std::string_view::npos) {

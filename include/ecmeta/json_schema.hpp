@@ -1,5 +1,5 @@
-// ecmeta — the JSON Schema (draft 2020-12) of the JSON wire form, generated from the schema table
-// that the writers and decoders read: a field added there is in the schema with no second edit.
+// ecmeta — the JSON Schema (draft 2020-12) of the JSON wire form, generated from the schema
+// that the writers and the decoder read: a field added there is in the schema with no second edit.
 // Standard library only (ecmeta::core).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
@@ -69,29 +69,31 @@ public:
         out_.append(R"(],"additionalProperties":true)");
     }
 
-    // The keywords of a member's type, by the member kinds the decoder reads.
+    // The keywords of a member's type, by its form.
     template <class M>
     void value() {
-        constexpr kind k = kind_of<M>();
-        if constexpr (k == kind::string) {
+        constexpr form f = form_of<M>();
+        if constexpr (f == form::string) {
             out_.append(R"("type":"string")");
-        } else if constexpr (k == kind::u64) {
+        } else if constexpr (f == form::u64) {
             integer(std::numeric_limits<std::uint64_t>::max());
-        } else if constexpr (k == kind::boolean) {
-            out_.append(R"("type":"boolean")");
-        } else if constexpr (k == kind::extents) {
-            out_.append(R"("type":"array","items":{)");
+        } else if constexpr (f == form::i64) {
             integer(static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()));
-            out_ += '}';
-        } else if constexpr (k == kind::ids) {
+        } else if constexpr (f == form::boolean) {
+            out_.append(R"("type":"boolean")");
+        } else if constexpr (f == form::ids) {
             out_.append(R"("type":"array","items":{"type":"string"})");
-        } else if constexpr (k == kind::nullable_strings) {
-            out_.append(R"("type":["array","null"],"items":{"type":"string"})");
-        } else {
-            static_assert(k == kind::objects);
+        } else if constexpr (f == form::list) {
             out_.append(R"("type":"array","items":{)");
-            object<typename is_vector<M>::element>();
+            value<typename M::value_type>();
             out_ += '}';
+        } else if constexpr (f == form::nullable) {
+            static_assert(form_of<typename M::value_type>() == form::list, "no JSON Schema for this nullable type");
+            out_.append(R"("type":["array","null"],"items":{)");
+            value<typename M::value_type::value_type>();
+            out_ += '}';
+        } else {
+            object<M>();
         }
     }
 

@@ -81,10 +81,10 @@ void read_object(od::object object, S& out) {
         static_cast<void>(read_field(field.unescaped_key().value(), field.value().value(), out, seen,
                                      std::make_index_sequence<std::tuple_size_v<decltype(schema<S>::fields)>>{}));
     }
-    if ((ecmeta::detail::table<S>::info.required & ~seen) != 0) {
+    if ((ecmeta::detail::required_fields<S> & ~seen) != 0) {
         throw std::invalid_argument("a required field is missing");
     }
-    ecmeta::detail::table<S>::info.defaults(&out, seen);
+    ecmeta::detail::to_defaults(out, seen);
 }
 
 // Decodes padded JSON into `out` with `parser`, which keeps its buffers between calls.

@@ -13,6 +13,7 @@
 #include <ecmeta/ecmeta.hpp>
 
 #include "fuzz.hpp"
+#include "json_events.hpp"
 #include "msgpack_events.hpp"
 
 namespace ecmeta_fuzz {
@@ -108,6 +109,20 @@ void check_backends_agree(std::string_view json, const ecmeta::decode_options& o
     const auto fast = outcome<T>::of([&] { return ecmeta::decode<T>(json, options); });
     const auto reference = outcome<T>::of([&] { return ecmeta::detail::decode_nlohmann<T>(json, options); });
     ECMETA_FUZZ_CHECK(fast == reference);
+}
+
+// The nlohmann path (the walker over nlohmann's lexer) and the parity oracle (nlohmann's SAX
+// parser into the event decoder, as JSON text was decoded before) give the same value or the same
+// error: message, pointer and offset.
+template <class T>
+void check_text_paths_agree(std::string_view json, const ecmeta::decode_options& options) {
+    const auto walked = outcome<T>::of([&] { return ecmeta::detail::decode_nlohmann<T>(json, options); });
+    const auto reference = outcome<T>::of([&] {
+        T out{};
+        ecmeta_test::decode_json_events(json, out, options);
+        return out;
+    });
+    ECMETA_FUZZ_CHECK(walked == reference);
 }
 
 // decode_msgpack (the generated decoder, which names its own errors) and the parity oracle (the

@@ -14,15 +14,9 @@
 
 #include <ecmeta/msgpack.hpp>
 
-namespace ecmeta_test {
+#include "event_decoder.hpp"
 
-using ecmeta::id_set;
-using ecmeta::detail::decoder;
-using ecmeta::detail::fixed_stack;
-using ecmeta::detail::float_text;
-using ecmeta::detail::id_set_access;
-using ecmeta::detail::is_utf8;
-using ecmeta::detail::skip_msgpack_value;
+namespace ecmeta_test {
 
 // Reads MessagePack without recursion into the event decoder. Lengths are untrusted: a container
 // may not promise more elements than bytes remain (each needs at least one), and nothing is

@@ -44,7 +44,7 @@ void check_object(const ordered_json& object) {
             CHECK(p.at("default") == ordered_json::parse(encoded));
         }
         using M = typename std::remove_cvref_t<decltype(fd)>::member_type;
-        if constexpr (detail::kind_of<M>() == detail::kind::objects) {
+        if constexpr (detail::list_of<M>(detail::form::message)) {
             check_object<typename detail::is_vector<M>::element>(p.at("items"));
         }
     });

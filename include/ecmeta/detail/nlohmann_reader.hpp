@@ -1,9 +1,9 @@
-// ecmeta — nlohmann_json's readers: the SAX handler that feeds the event decoder (decoder.hpp;
-// the reference JSON path, which words every JSON error), and the pull reader over an nlohmann DOM
-// that the walker (walker.hpp) reads for from_json.
+// ecmeta — nlohmann_json's readers for the walker (walker.hpp): JSON text through nlohmann's
+// lexer (the reference JSON path, which words every JSON error), and an nlohmann DOM (from_json).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,50 +14,26 @@
 
 #include "../error.hpp"
 #include "../id_set.hpp"
-#include "decoder.hpp"
 #include "messages.hpp"
 #include "walker.hpp"
 
 namespace ecmeta::detail {
 
-// nlohmann's SAX interface, forwarded to the decoder; every failure is thrown from there.
-struct json_events {
-    decoder& out;
-
-    bool null() { return out.null(), true; }
-    bool boolean(bool v) { return out.boolean(v), true; }
-    bool number_integer(std::int64_t v) { return out.integer(v), true; }
-    bool number_unsigned(std::uint64_t v) { return out.unsigned_integer(v), true; }
-    bool number_float(double /*value*/, const std::string& text) {
-        // nlohmann hands integers beyond 64 bits over as floats; the text tells them apart.
-        if (text.find_first_of(".eE") == std::string::npos) {
-            return out.out_of_range(text), true;
-        }
-        return out.floating(text), true;
+// An error of nlohmann's parser (or of the parser's rules, worded as it words them) at `position`
+// (the bytes it has read): nlohmann's reason after "column N: ", not its error-code prefix, with
+// its echo of the input capped, which may be long.
+[[nodiscard]] inline located json_syntax_error(std::size_t position, const nlohmann::detail::exception& e) {
+    std::string_view why = e.what();
+    if (const auto colon = why.find(": "); colon != std::string_view::npos) {
+        why.remove_prefix(colon + 2);
     }
-    bool string(std::string& v) { return out.string(v), true; }
-    bool binary(std::vector<std::uint8_t>& /*value*/) { return out.other("binary"), true; }
-    bool start_object(std::size_t /*size*/) { return out.start_object(), true; }
-    bool key(std::string& k) { return out.key(k), true; }
-    bool end_object() { return out.end_object(), true; }
-    bool start_array(std::size_t /*size*/) { return out.start_array(), true; }
-    bool end_array() { return out.end_array(), true; }
-
-    bool parse_error(std::size_t position, const std::string& /*last_token*/, const nlohmann::detail::exception& e) {
-        // Keep nlohmann's reason (after "column N: "), not its error-code prefix; cap its echo
-        // of the input, which may be long.
-        std::string_view why = e.what();
-        if (const auto colon = why.find(": "); colon != std::string_view::npos) {
-            why.remove_prefix(colon + 2);
-        }
-        std::string reason{why.substr(0, 160)};
-        if (why.size() > 160) {
-            reason += "...";
-        }
-        const std::size_t offset = position == 0 ? 0 : position - 1;  // nlohmann counts the byte it read
-        throw decode_error(out.pointer(), "invalid JSON at byte " + std::to_string(offset) + ": " + reason, offset);
+    std::string reason{why.substr(0, 160)};
+    if (why.size() > 160) {
+        reason += "...";
     }
-};
+    const std::size_t offset = position == 0 ? 0 : position - 1;  // nlohmann counts the byte it read
+    return {{}, "invalid JSON at byte " + std::to_string(offset) + ": " + reason, offset};
+}
 
 // The walker's reader over a DOM, for from_json. A DOM has no syntax left to get wrong and no
 // byte offsets, so it only ever says what it found. Its strings are taken as they are, not
@@ -174,6 +150,271 @@ private:
     }
 
     value root_;
+};
+
+// The walker's reader of JSON text: nlohmann's own lexer, read by the rules of nlohmann's parser
+// (sax_parse_internal), so that a document is accepted or refused, and every syntax error worded
+// and placed, exactly as nlohmann's parser does. It reads as the walker asks: a value's first
+// token is read when the walker reads that value, so an error in it is at that value's pointer.
+class json_text_pull {
+    using lexer = nlohmann::detail::lexer<nlohmann::json, nlohmann::detail::iterator_input_adapter<const char*>>;
+    using token = lexer::token_type;
+
+public:
+    static constexpr bool names_errors = true;
+    struct value {};  // a stream: the next value is the one at the read position
+    struct array_cursor {
+        bool started = false;
+    };
+    using object_cursor = array_cursor;
+
+    explicit json_text_pull(std::string_view json)
+        : lexer_(nlohmann::detail::input_adapter(json.data(), json.data() + json.size())) {
+        scan();
+    }
+
+    [[nodiscard]] value root() const noexcept { return {}; }
+    void finish() {
+        if (scan() != token::end_of_input) {
+            fail(token::end_of_input, "value");
+        }
+    }
+
+    std::string_view string(value /*unused*/) {
+        if (start() != token::value_string) {
+            mismatch();
+        }
+        return lexer_.get_string();
+    }
+    std::uint64_t u64(value /*unused*/) {
+        if (start() == token::value_unsigned) {
+            return lexer_.get_number_unsigned();
+        }
+        if (last_ == token::value_integer && lexer_.get_number_integer() >= 0) {
+            return 0;  // -0: the lexer reads an integer with a '-' as signed
+        }
+        mismatch();
+    }
+    bool boolean(value /*unused*/) {
+        if (start() != token::literal_true && last_ != token::literal_false) {
+            mismatch();
+        }
+        return last_ == token::literal_true;
+    }
+    bool null(value /*unused*/) { return start() == token::literal_null; }
+
+    array_cursor array(value /*unused*/) {
+        if (start() != token::begin_array) {
+            mismatch();
+        }
+        return {};
+    }
+    // Leaves the element's first token read.
+    bool next(array_cursor& c, value& /*unused*/) {
+        if (!c.started) {
+            c.started = true;
+            return scan() != token::end_array;
+        }
+        if (scan() == token::value_separator) {
+            scan();
+            return true;
+        }
+        if (last_ != token::end_array) {
+            fail(token::end_array, "array");
+        }
+        return false;
+    }
+
+    object_cursor object(value /*unused*/) {
+        if (start() != token::begin_object) {
+            mismatch();
+        }
+        return {};
+    }
+    // Reads the key; the ':' and the value's first token are read with the value.
+    bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
+        if (!c.started) {
+            c.started = true;
+            if (scan() == token::end_object) {
+                return false;
+            }
+        } else if (scan() == token::value_separator) {
+            scan();
+        } else if (last_ == token::end_object) {
+            return false;
+        } else {
+            fail(token::end_object, "object");
+        }
+        if (last_ != token::value_string) {
+            fail(token::value_string, "object key");
+        }
+        key = lexer_.get_string();
+        colon_ = true;
+        return true;
+    }
+    static void unknown_key(std::string_view /*key*/) noexcept {}  // the lexer checked every string
+    [[nodiscard]] static std::size_t reservable(const array_cursor& /*unused*/, std::size_t /*size*/) noexcept {
+        return 0;  // a stream has not seen the elements
+    }
+    static void reserve_ids(const array_cursor& /*unused*/, id_set& /*unused*/) noexcept {}
+
+    // Reads a whole value as nlohmann's parser does, with a stack of one bit per open container.
+    void skip(value /*unused*/) {
+        start();
+        std::vector<bool> in_array;
+        while (true) {
+            switch (last_) {
+                case token::begin_object:
+                    if (scan() != token::end_object) {
+                        if (last_ != token::value_string) {
+                            fail(token::value_string, "object key");
+                        }
+                        if (scan() != token::name_separator) {
+                            fail(token::name_separator, "object separator");
+                        }
+                        in_array.push_back(false);
+                        scan();
+                        continue;
+                    }
+                    break;
+                case token::begin_array:
+                    if (scan() != token::end_array) {
+                        in_array.push_back(true);
+                        continue;
+                    }
+                    break;
+                default:
+                    scalar();
+            }
+            // a value is done: go on in the innermost open container
+            while (true) {
+                if (in_array.empty()) {
+                    return;
+                }
+                if (in_array.back()) {
+                    if (scan() == token::value_separator) {
+                        scan();
+                        break;
+                    }
+                    if (last_ != token::end_array) {
+                        fail(token::end_array, "array");
+                    }
+                } else {
+                    if (scan() == token::value_separator) {
+                        if (scan() != token::value_string) {
+                            fail(token::value_string, "object key");
+                        }
+                        if (scan() != token::name_separator) {
+                            fail(token::name_separator, "object separator");
+                        }
+                        scan();
+                        break;
+                    }
+                    if (last_ != token::end_object) {
+                        fail(token::end_object, "object");
+                    }
+                }
+                in_array.pop_back();
+            }
+        }
+    }
+
+private:
+    token scan() { return last_ = lexer_.scan(); }
+
+    // The current token starts the value to read: after a key, once its ':' is read.
+    token start() {
+        if (colon_) {
+            colon_ = false;
+            if (scan() != token::name_separator) {
+                fail(token::name_separator, "object separator");
+            }
+            scan();
+        }
+        return last_;
+    }
+
+    // A scalar token where a value starts: what the parser refuses there, or nothing.
+    void scalar() {
+        switch (last_) {
+            case token::value_float:
+                if (!std::isfinite(lexer_.get_number_float())) {
+                    throw json_syntax_error(
+                        lexer_.get_position(),
+                        nlohmann::detail::out_of_range::create(
+                            406, "number overflow parsing '" + lexer_.get_token_string() + "'", nullptr));
+                }
+                return;
+            case token::literal_false:
+            case token::literal_null:
+            case token::literal_true:
+            case token::value_integer:
+            case token::value_string:
+            case token::value_unsigned:
+                return;
+            case token::parse_error:
+                fail(token::uninitialized, "value");
+            default:
+                fail(token::literal_or_value, "value");
+        }
+    }
+
+    // The value at the current token is not of the type asked for: says what it is.
+    [[noreturn]] void mismatch() {
+        if (last_ != token::begin_object && last_ != token::begin_array) {
+            scalar();  // a scalar the parser refuses is that error
+        }
+        switch (last_) {
+            case token::begin_object:
+                throw wrong_type{"object"};
+            case token::begin_array:
+                throw wrong_type{"array"};
+            case token::literal_false:
+                throw wrong_type{"false"};
+            case token::literal_true:
+                throw wrong_type{"true"};
+            case token::literal_null:
+                throw wrong_type{"null"};
+            case token::value_integer:
+                throw wrong_type{message::integer(lexer_.get_number_integer())};
+            case token::value_unsigned:
+                throw wrong_type{message::integer(lexer_.get_number_unsigned())};
+            case token::value_string:
+                throw wrong_type{"string"};
+            default: {  // value_float: nlohmann reads an integer beyond 64 bits as a float
+                const std::string& text = lexer_.get_string();
+                throw wrong_type{(text.find_first_of(".eE") == std::string::npos ? "integer out of range " : "float ") +
+                                 text};
+            }
+        }
+    }
+
+    // A syntax error where `expected` (or, with uninitialized, anything) was wanted, in `context`,
+    // worded as nlohmann's parser words it (parser::exception_message).
+    [[noreturn]] void fail(token expected, const char* context) {
+        std::string what = "syntax error while parsing ";
+        what += context;
+        what += " - ";
+        if (last_ == token::parse_error) {
+            what += lexer_.get_error_message();
+            what += "; last read: '";
+            what += lexer_.get_token_string();
+            what += '\'';
+        } else {
+            what += "unexpected ";
+            what += lexer::token_type_name(last_);
+        }
+        if (expected != token::uninitialized) {
+            what += "; expected ";
+            what += lexer::token_type_name(expected);
+        }
+        throw json_syntax_error(lexer_.get_position(),
+                                nlohmann::detail::parse_error::create(101, lexer_.get_position(), what, nullptr));
+    }
+
+    lexer lexer_;
+    token last_ = token::uninitialized;
+    bool colon_ = false;  // a key was read: its ':' comes before its value
 };
 
 }  // namespace ecmeta::detail

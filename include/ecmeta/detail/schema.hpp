@@ -150,9 +150,9 @@ constexpr void for_each_field(F&& f) {
 
 // The forms a value takes: JSON's and MessagePack's shared data model, as the Python mirror's
 // field types use it. Every consumer dispatches on form_of and on nothing else: the writers,
-// size_hint, find_string and the DOM hook through visit (below), the walker, to_default and
-// validate directly, the event decoder and the JSON Schema through kind_of. So a member type is
-// classified here once, and one with no wire form fails to compile here.
+// size_hint, find_string and the DOM hook through visit (below); the walker, name_of, to_default,
+// validate and the JSON Schema directly. So a member type is classified here once, and one with
+// no wire form fails to compile here.
 enum class form : std::uint8_t {
     string,    // std::string
     u64,       // std::uint64_t
@@ -236,51 +236,29 @@ void visit(const T& value, Sink& sink) {
     }
 }
 
-// ---- the run-time table the decoder walks -------------------------------------------------
+// ---- what decoding needs of a struct ------------------------------------------------------
 
-// What a value slot accepts. The *_item kinds are elements of a list frame.
-enum class kind : std::uint8_t {
-    skip,
-    string,
-    u64,
-    boolean,
-    extents,           // std::vector<std::int64_t>, each >= 0
-    ids,               // id_set
-    nullable_strings,  // std::optional<std::vector<std::string>>
-    objects,           // std::vector<S>
-    nullable_objects,  // std::vector<std::optional<S>>
-    object,            // S
-    extent,
-    id,
-    string_item,
-    object_item,
-    nullable_object_item,
-};
+// How many fields schema<T> lists: every member of T, or a missing one would neither encode nor
+// decode.
+template <class T>
+consteval std::size_t field_count() {
+    constexpr std::size_t n = std::tuple_size_v<decltype(schema<T>::fields)>;
+    static_assert(n == member_count<T>(),
+                  "schema<T> must list every member of T: a missing one would neither encode nor decode");
+    static_assert(n <= 32, "a decoder marks the fields it has seen in 32 bits");
+    return n;
+}
 
-struct struct_info;
-
-struct field_info {
-    std::string_view name;
-    kind what;
-    void* (*member)(void* object);
-    const struct_info* element;  // the element type of kind::objects
-};
-
-struct struct_info {
-    const field_info* fields;
-    std::size_t size;
-    std::uint32_t required;  // bit i: fields[i] must be present
-    // Decoding into a value that already holds one: what was not read goes back to its default,
-    // and list elements are overwritten in place, keeping their storage, before any is appended.
-    void (*defaults)(void* object, std::uint32_t seen);      // fields not in `seen` to default
-    void* (*item)(void* vector, std::size_t i);              // std::vector<S>: element i, reused or new
-    void* (*engaged_item)(void* vector, std::size_t i);      // std::vector<std::optional<S>>: likewise, engaged
-    void (*null_item)(void* vector, std::size_t i);          // std::vector<std::optional<S>>: element i, nullopt
-    void (*truncate)(void* vector, std::size_t n);           // std::vector<S>: keep n elements
-    void (*truncate_nullable)(void* vector, std::size_t n);  // std::vector<std::optional<S>>: keep n elements
-    void (*reserve_list)(void* vector, std::size_t n);
-    void (*reserve_nullable_list)(void* vector, std::size_t n);
-};
+// Bit i: field i of T must be present.
+template <class T>
+inline constexpr std::uint32_t required_fields = std::apply(
+    [](const auto&... fs) {
+        std::uint32_t mask = 0;
+        std::uint32_t bit = 1;
+        ((mask |= fs.required ? bit : 0U, bit <<= 1U), ...);
+        return mask;
+    },
+    schema<T>::fields);
 
 // Gives v the default of its member (the value in a fresh T{}), keeping its storage. Every
 // container member defaults to empty and every optional to nullopt; scalars take T{}'s value.
@@ -295,10 +273,17 @@ void to_default(M& v, M T::*member) {
     }
 }
 
-// Gives every member of a decoded value its default, keeping what storage it can: a decode that
-// throws leaves its target equal to T{}, never half-written.
+// Gives each field of `value` that is not in `seen` (bit i: field i) its default, keeping its
+// storage: what a decoded input left out, as T{} has it.
 template <class T>
-void reset_in_place(T& value);
+void to_defaults(T& value, std::uint32_t seen) {
+    std::size_t i = 0;
+    for_each_field<T>([&](const auto& fd) {
+        if ((seen & (std::uint32_t{1} << i++)) == 0) {
+            to_default(value.*fd.member, fd.member);
+        }
+    });
+}
 
 // Whether M is a std::vector of elements of form e.
 template <class M>
@@ -307,6 +292,17 @@ constexpr bool list_of(form e) {
         return form_of<typename M::value_type>() == e;
     } else {
         return false;
+    }
+}
+
+// Gives every member of a decoded value its default, keeping what storage it can: a decode that
+// throws leaves its target equal to T{}, never half-written.
+template <class T>
+void reset_in_place(T& value) {
+    if constexpr (form_of<T>() == form::message) {
+        to_defaults(value, 0);
+    } else {
+        value.clear();  // a list of messages
     }
 }
 
@@ -337,112 +333,6 @@ constexpr std::string_view name_of() {
         static_assert(f == form::nullable && list_of<typename T::value_type>(form::string),
                       "no name for this type in messages");
         return "null or array of strings";
-    }
-}
-
-// The event decoder's slot kind of a member: its form, told apart by element where the decoder
-// reads elements differently.
-template <class M>
-constexpr kind kind_of() {
-    constexpr form f = form_of<M>();
-    if constexpr (f == form::string) {
-        return kind::string;
-    } else if constexpr (f == form::u64) {
-        return kind::u64;
-    } else if constexpr (f == form::boolean) {
-        return kind::boolean;
-    } else if constexpr (f == form::ids) {
-        return kind::ids;
-    } else if constexpr (list_of<M>(form::i64)) {
-        return kind::extents;
-    } else if constexpr (list_of<M>(form::message)) {
-        return kind::objects;
-    } else {
-        static_assert(f == form::nullable && list_of<typename M::value_type>(form::string),
-                      "the decoder has no slot for this member type");
-        return kind::nullable_strings;
-    }
-}
-
-template <class T>
-struct table;
-
-template <class M>
-constexpr const struct_info* element_info() {
-    if constexpr (kind_of<M>() == kind::objects) {
-        return &table<typename is_vector<M>::element>::info;
-    } else {
-        return nullptr;
-    }
-}
-
-template <class T, std::size_t I>
-void* member_at(void* object) {
-    return &(static_cast<T*>(object)->*(std::get<I>(schema<T>::fields).member));
-}
-
-template <class T>
-struct table {
-    static_assert(std::tuple_size_v<decltype(schema<T>::fields)> == member_count<T>(),
-                  "schema<T> must list every member of T: a missing one would neither encode nor decode");
-    template <std::size_t... I>
-    static constexpr auto make(std::index_sequence<I...>) {
-        return std::array<field_info, sizeof...(I)>{field_info{
-            std::get<I>(schema<T>::fields).name,
-            kind_of<std::remove_cvref_t<decltype(static_cast<T*>(nullptr)->*std::get<I>(schema<T>::fields).member)>>(),
-            &member_at<T, I>,
-            element_info<
-                std::remove_cvref_t<decltype(static_cast<T*>(nullptr)->*std::get<I>(schema<T>::fields).member)>>(),
-        }...};
-    }
-    template <std::size_t... I>
-    static constexpr std::uint32_t required_mask(std::index_sequence<I...>) {
-        return ((std::get<I>(schema<T>::fields).required ? std::uint32_t{1} << I : 0U) | ... | 0U);
-    }
-    using indices = std::make_index_sequence<std::tuple_size_v<decltype(schema<T>::fields)>>;
-
-    static constexpr auto fields = make(indices{});
-    static constexpr struct_info info{
-        fields.data(),
-        fields.size(),
-        required_mask(indices{}),
-        [](void* object, std::uint32_t seen) {
-            T& value = *static_cast<T*>(object);
-            std::size_t i = 0;
-            for_each_field<T>([&](const auto& fd) {
-                if ((seen & (std::uint32_t{1} << i++)) == 0) {
-                    to_default(value.*fd.member, fd.member);
-                }
-            });
-        },
-        [](void* vector, std::size_t i) -> void* {
-            auto& v = *static_cast<std::vector<T>*>(vector);
-            return i < v.size() ? &v[i] : &v.emplace_back();
-        },
-        [](void* vector, std::size_t i) -> void* {
-            auto& v = *static_cast<std::vector<std::optional<T>>*>(vector);
-            if (i < v.size()) {
-                return v[i] ? &*v[i] : &v[i].emplace();
-            }
-            return &v.emplace_back().emplace();
-        },
-        [](void* vector, std::size_t i) {
-            auto& v = *static_cast<std::vector<std::optional<T>>*>(vector);
-            i < v.size() ? v[i].reset() : static_cast<void>(v.emplace_back());
-        },
-        [](void* vector, std::size_t n) { static_cast<std::vector<T>*>(vector)->resize(n); },
-        [](void* vector, std::size_t n) { static_cast<std::vector<std::optional<T>>*>(vector)->resize(n); },
-        [](void* vector, std::size_t n) { static_cast<std::vector<T>*>(vector)->reserve(n); },
-        [](void* vector, std::size_t n) { static_cast<std::vector<std::optional<T>>*>(vector)->reserve(n); },
-    };
-};
-
-template <class T>
-void reset_in_place(T& value) {
-    if constexpr (form_of<T>() == form::message) {
-        table<T>::info.defaults(&value, 0);
-    } else {
-        value.clear();  // a list of messages
     }
 }
 

@@ -15,7 +15,6 @@
 #include <simdjson.h>
 
 #include "../error.hpp"
-#include "decoder.hpp"
 #include "walker.hpp"
 
 namespace ecmeta::detail {

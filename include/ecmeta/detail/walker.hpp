@@ -1,10 +1,11 @@
-// ecmeta — the decoder generated per type from schema<T>, read through a small pull reader per
-// format (detail/msgpack_reader.hpp, detail/simdjson_reader.hpp). The compiler fuses the two: no
-// event dispatch, no member table walked per value, keys matched against names known at compile
-// time. A reader either refuses (throws `refused`, and costs nothing on the way) or names what it
-// refuses (R::names_errors), and then the walker words the error and builds its pointer. The fast
-// path walks with a refusing reader and, on a refusal, walks again with a naming one; the JSON
-// path's errors are still worded by the event decoder (decoder.hpp), in the same words.
+// ecmeta — the decoder generated per type from schema<T>, the one decoder of every source, read
+// through a small pull reader per source: simdjson's DOM (simdjson_reader.hpp), MessagePack
+// (msgpack_reader.hpp), nlohmann's lexer and nlohmann's DOM (nlohmann_reader.hpp). The compiler
+// fuses the two: no event dispatch, no member table walked per value, keys matched against names
+// known at compile time. A reader either refuses (throws `refused`, and costs nothing on the way)
+// or names what it refuses (R::names_errors), and then the walker words the error and builds its
+// pointer. The fast paths walk with a refusing reader and, on a refusal, walk again with a naming
+// one, so every verdict and every message comes from this walker.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -21,13 +23,38 @@
 #include <utility>
 #include <vector>
 
-#include "decoder.hpp"
+#include "../error.hpp"
 #include "messages.hpp"
 #include "schema.hpp"
 
 namespace ecmeta::detail {
 
-// The input is not what the schema wants (or not well-formed): decode it on the event decoder.
+// Field names are short: compared a word at a time, inline, where string_view's == calls memcmp.
+[[nodiscard]] inline bool same_name(std::string_view a, std::string_view b) noexcept {
+    const std::size_t n = a.size();
+    if (n != b.size()) {
+        return false;
+    }
+    const auto word = [](const char* p, auto w) {
+        std::memcpy(&w, p, sizeof w);
+        return w;
+    };
+    if (n >= 8) {
+        for (std::size_t i = 0; i + 8 < n; i += 8) {
+            if (word(a.data() + i, std::uint64_t{}) != word(b.data() + i, std::uint64_t{})) {
+                return false;
+            }
+        }
+        return word(a.data() + n - 8, std::uint64_t{}) == word(b.data() + n - 8, std::uint64_t{});
+    }
+    if (n >= 4) {  // two overlapping 4-byte words
+        return word(a.data(), std::uint32_t{}) == word(b.data(), std::uint32_t{}) &&
+               word(a.data() + n - 4, std::uint32_t{}) == word(b.data() + n - 4, std::uint32_t{});
+    }
+    return a == b;
+}
+
+// The input is not what the schema wants (or not well-formed): walk it again with a naming reader.
 struct refused {};
 
 [[noreturn]] inline void refuse() {
@@ -173,15 +200,15 @@ private:
 
     template <class S>
     void read_object(value v, S& out) {
-        using indices = std::make_index_sequence<field_count<S>>;
+        using indices = std::make_index_sequence<field_count<S>()>;
         auto c = r_.object(v);
         std::uint32_t seen = 0;
-        std::size_t last = field_count<S> - 1;  // canonical input: the next declared key comes next
+        std::size_t last = field_count<S>() - 1;  // canonical input: the next declared key comes next
         std::string_view key;
         value field{};
         while (r_.next(c, key, field)) {  // an error in a key, or in what is skipped, is the object's
             const std::size_t i = find_key<S>(key, last);
-            if (i == field_count<S>) {
+            if (i == field_count<S>()) {
                 r_.unknown_key(key);  // first, as a key is read whole before it is looked up
                 if (strict_) {
                     within(key, [] { fail([] { return std::string{message::unknown_key}; }); });
@@ -193,15 +220,12 @@ private:
             last = i;
             within(names<S>[i], [&] { read_field(field, out, i, indices{}); });
         }
-        if (const std::uint32_t missing = table<S>::info.required & ~seen; missing != 0) {
+        if (const std::uint32_t missing = required_fields<S> & ~seen; missing != 0) {
             const auto first = static_cast<std::size_t>(std::countr_zero(missing));
             within(names<S>[first], [first] { fail([first] { return message::missing(member_names<S>[first]); }); });
         }
-        table<S>::info.defaults(&out, seen);
+        to_defaults(out, seen);
     }
-
-    template <class S>
-    static constexpr std::size_t field_count = std::tuple_size_v<decltype(schema<S>::fields)>;
 
     template <class S>
     static constexpr auto names = std::apply(
@@ -215,10 +239,10 @@ private:
         },
         schema<S>::fields);
 
-    // The field named `key`, trying the one declared after `last` first; field_count<S> if none.
+    // The field named `key`, trying the one declared after `last` first; field_count<S>() if none.
     template <class S>
     [[nodiscard]] static std::size_t find_key(std::string_view key, std::size_t last) noexcept {
-        constexpr std::size_t n = field_count<S>;
+        constexpr std::size_t n = field_count<S>();
         std::size_t i = last + 1 == n ? 0 : last + 1;
         for (std::size_t tried = 0; tried < n; ++tried, i = i + 1 == n ? 0 : i + 1) {
             if (same_name(names<S>[i], key)) {
@@ -251,6 +275,18 @@ void walk(R& r, T& out, bool strict) {
     } else {
         w.read(r.root(), out);
         r.finish();
+    }
+}
+
+// Runs decode() into `out` and, if it throws, gives `out` T{}'s value (keeping its storage)
+// before the error goes on: decode_into never leaves a half-written or stale value.
+template <class T, class Decode>
+void into(T& out, Decode&& decode) {
+    try {
+        decode();
+    } catch (...) {
+        reset_in_place(out);
+        throw;
     }
 }
 

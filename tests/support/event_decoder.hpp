@@ -1,6 +1,8 @@
-// ecmeta — builds a value straight from parse events (no DOM), checking it against the schema.
-// Fed by nlohmann's SAX parser for JSON, and by a replay of an nlohmann DOM (from_json).
-// SPDX-License-Identifier: Apache-2.0
+// The event decoder: builds a value straight from parse events, checking it against the schema.
+// It was the library's decoder of JSON text and MessagePack (fed by nlohmann's SAX parser and by
+// a MessagePack event reader) until the generated decoder (walker.hpp) came to read every source
+// and word every error itself. It stays here as the parity oracle that the fuzz targets and
+// their corpus replay hold the walker to: json_events.hpp and msgpack_events.hpp feed it.
 #pragma once
 
 #include <algorithm>
@@ -17,35 +19,152 @@
 #include <utility>
 #include <vector>
 
-#include "../error.hpp"
-#include "messages.hpp"
-#include "schema.hpp"
+#include <ecmeta/detail/messages.hpp>
+#include <ecmeta/detail/schema.hpp>
+#include <ecmeta/detail/walker.hpp>
+#include <ecmeta/error.hpp>
 
-namespace ecmeta {
+namespace ecmeta_test {
 
-struct decode_options {
-    // Inputs longer than this many bytes are refused before parsing; 0 means no limit.
-    std::size_t max_input_bytes = 0;
-    // Refuse keys the schema does not know, instead of ignoring them as Python does.
-    bool reject_unknown_keys = false;
-    // Bytes after the input that may be read, never written (a std::string's spare capacity, a
-    // receive buffer's slack). With json_padding or more, the simdjson path parses the input where
-    // it is instead of copying it into a per-thread buffer; nothing else reads them.
-    std::size_t padding = 0;
+using namespace ecmeta::detail;  // NOLINT(google-build-using-namespace): the oracle is the library's own code
+using ecmeta::decode_error;
+using ecmeta::decode_options;
+using ecmeta::id_set;
+
+// ---- the run-time table the event decoder walks ----------------------------------------
+
+// What a value slot accepts. The *_item kinds are elements of a list frame.
+enum class kind : std::uint8_t {
+    skip,
+    string,
+    u64,
+    boolean,
+    extents,           // std::vector<std::int64_t>, each >= 0
+    ids,               // id_set
+    nullable_strings,  // std::optional<std::vector<std::string>>
+    objects,           // std::vector<S>
+    nullable_objects,  // std::vector<std::optional<S>>
+    object,            // S
+    extent,
+    id,
+    string_item,
+    object_item,
+    nullable_object_item,
 };
 
-// What decode_options::padding must reach for JSON to be parsed in place (simdjson's padding).
-inline constexpr std::size_t json_padding = 64;
+struct struct_info;
 
-namespace detail {
+struct field_info {
+    std::string_view name;
+    kind what;
+    void* (*member)(void* object);
+    const struct_info* element;  // the element type of kind::objects
+};
 
-// decode_options::max_input_bytes, for every format.
-inline void check_size(std::size_t size, const decode_options& options) {
-    if (options.max_input_bytes != 0 && size > options.max_input_bytes) {
-        throw decode_error("", "expected at most " + std::to_string(options.max_input_bytes) + " bytes, got " +
-                                   std::to_string(size) + " bytes");
+struct struct_info {
+    const field_info* fields;
+    std::size_t size;
+    std::uint32_t required;  // bit i: fields[i] must be present
+    // Decoding into a value that already holds one: what was not read goes back to its default,
+    // and list elements are overwritten in place, keeping their storage, before any is appended.
+    void (*defaults)(void* object, std::uint32_t seen);      // fields not in `seen` to default
+    void* (*item)(void* vector, std::size_t i);              // std::vector<S>: element i, reused or new
+    void* (*engaged_item)(void* vector, std::size_t i);      // std::vector<std::optional<S>>: likewise, engaged
+    void (*null_item)(void* vector, std::size_t i);          // std::vector<std::optional<S>>: element i, nullopt
+    void (*truncate)(void* vector, std::size_t n);           // std::vector<S>: keep n elements
+    void (*truncate_nullable)(void* vector, std::size_t n);  // std::vector<std::optional<S>>: keep n elements
+    void (*reserve_list)(void* vector, std::size_t n);
+    void (*reserve_nullable_list)(void* vector, std::size_t n);
+};
+
+// The event decoder's slot kind of a member: its form, told apart by element where the decoder
+// reads elements differently.
+template <class M>
+constexpr kind kind_of() {
+    constexpr form f = form_of<M>();
+    if constexpr (f == form::string) {
+        return kind::string;
+    } else if constexpr (f == form::u64) {
+        return kind::u64;
+    } else if constexpr (f == form::boolean) {
+        return kind::boolean;
+    } else if constexpr (f == form::ids) {
+        return kind::ids;
+    } else if constexpr (list_of<M>(form::i64)) {
+        return kind::extents;
+    } else if constexpr (list_of<M>(form::message)) {
+        return kind::objects;
+    } else {
+        static_assert(f == form::nullable && list_of<typename M::value_type>(form::string),
+                      "the decoder has no slot for this member type");
+        return kind::nullable_strings;
     }
 }
+
+template <class T>
+struct table;
+
+template <class M>
+constexpr const struct_info* element_info() {
+    if constexpr (kind_of<M>() == kind::objects) {
+        return &table<typename is_vector<M>::element>::info;
+    } else {
+        return nullptr;
+    }
+}
+
+template <class T, std::size_t I>
+void* member_at(void* object) {
+    return &(static_cast<T*>(object)->*(std::get<I>(schema<T>::fields).member));
+}
+
+template <class T>
+struct table {
+    static_assert(std::tuple_size_v<decltype(schema<T>::fields)> == member_count<T>(),
+                  "schema<T> must list every member of T: a missing one would neither encode nor decode");
+    template <std::size_t... I>
+    static constexpr auto make(std::index_sequence<I...>) {
+        return std::array<field_info, sizeof...(I)>{field_info{
+            std::get<I>(schema<T>::fields).name,
+            kind_of<std::remove_cvref_t<decltype(static_cast<T*>(nullptr)->*std::get<I>(schema<T>::fields).member)>>(),
+            &member_at<T, I>,
+            element_info<
+                std::remove_cvref_t<decltype(static_cast<T*>(nullptr)->*std::get<I>(schema<T>::fields).member)>>(),
+        }...};
+    }
+    template <std::size_t... I>
+    static constexpr std::uint32_t required_mask(std::index_sequence<I...>) {
+        return ((std::get<I>(schema<T>::fields).required ? std::uint32_t{1} << I : 0U) | ... | 0U);
+    }
+    using indices = std::make_index_sequence<std::tuple_size_v<decltype(schema<T>::fields)>>;
+
+    static constexpr auto fields = make(indices{});
+    static constexpr struct_info info{
+        fields.data(),
+        fields.size(),
+        required_mask(indices{}),
+        [](void* object, std::uint32_t seen) { to_defaults(*static_cast<T*>(object), seen); },
+        [](void* vector, std::size_t i) -> void* {
+            auto& v = *static_cast<std::vector<T>*>(vector);
+            return i < v.size() ? &v[i] : &v.emplace_back();
+        },
+        [](void* vector, std::size_t i) -> void* {
+            auto& v = *static_cast<std::vector<std::optional<T>>*>(vector);
+            if (i < v.size()) {
+                return v[i] ? &*v[i] : &v[i].emplace();
+            }
+            return &v.emplace_back().emplace();
+        },
+        [](void* vector, std::size_t i) {
+            auto& v = *static_cast<std::vector<std::optional<T>>*>(vector);
+            i < v.size() ? v[i].reset() : static_cast<void>(v.emplace_back());
+        },
+        [](void* vector, std::size_t n) { static_cast<std::vector<T>*>(vector)->resize(n); },
+        [](void* vector, std::size_t n) { static_cast<std::vector<std::optional<T>>*>(vector)->resize(n); },
+        [](void* vector, std::size_t n) { static_cast<std::vector<T>*>(vector)->reserve(n); },
+        [](void* vector, std::size_t n) { static_cast<std::vector<std::optional<T>>*>(vector)->reserve(n); },
+    };
+};
 
 // A decoder's root: a message, a list of messages, or a list of optional ones (wire_type).
 template <class T>
@@ -73,7 +192,7 @@ constexpr const struct_info* root_info() {
 // A slot kind's name in messages, as name_of gives it for a member of that kind (any message
 // reads "object").
 [[nodiscard]] constexpr std::string_view describe(kind k) noexcept {
-    using message = ECMooncakeLoadSpec;
+    using message = ecmeta::ECMooncakeLoadSpec;
     switch (k) {
         case kind::string:
         case kind::id:
@@ -142,31 +261,6 @@ private:
     std::array<T, N> at_{};
     std::size_t size_ = 0;
 };
-
-// Field names are short: compared a word at a time, inline, where string_view's == calls memcmp.
-[[nodiscard]] inline bool same_name(std::string_view a, std::string_view b) noexcept {
-    const std::size_t n = a.size();
-    if (n != b.size()) {
-        return false;
-    }
-    const auto word = [](const char* p, auto w) {
-        std::memcpy(&w, p, sizeof w);
-        return w;
-    };
-    if (n >= 8) {
-        for (std::size_t i = 0; i + 8 < n; i += 8) {
-            if (word(a.data() + i, std::uint64_t{}) != word(b.data() + i, std::uint64_t{})) {
-                return false;
-            }
-        }
-        return word(a.data() + n - 8, std::uint64_t{}) == word(b.data() + n - 8, std::uint64_t{});
-    }
-    if (n >= 4) {  // two overlapping 4-byte words
-        return word(a.data(), std::uint32_t{}) == word(b.data(), std::uint32_t{}) &&
-               word(a.data() + n - 4, std::uint32_t{}) == word(b.data() + n - 4, std::uint32_t{});
-    }
-    return a == b;
-}
 
 class decoder {
 public:
@@ -564,17 +658,4 @@ private:
     fixed_stack<frame, max_depth> stack_;  // the schema bounds the open frames: no allocation
 };
 
-// Runs decode() into `out` and, if it throws, gives `out` T{}'s value (keeping its storage)
-// before the error goes on: decode_into never leaves a half-written or stale value.
-template <class T, class Decode>
-void into(T& out, Decode&& decode) {
-    try {
-        decode();
-    } catch (...) {
-        reset_in_place(out);
-        throw;
-    }
-}
-
-}  // namespace detail
-}  // namespace ecmeta
+}  // namespace ecmeta_test
