@@ -19,7 +19,6 @@
 #include <utility>
 #include <vector>
 
-#include <ecmeta/detail/messages.hpp>
 #include <ecmeta/detail/schema.hpp>
 #include <ecmeta/detail/walker.hpp>
 #include <ecmeta/error.hpp>
@@ -189,36 +188,33 @@ constexpr const struct_info* root_info() {
     }
 }
 
-// A slot kind's name in messages, as name_of gives it for a member of that kind (any message
-// reads "object").
+// A slot kind's name in messages (the oracle keeps its own words).
 [[nodiscard]] constexpr std::string_view describe(kind k) noexcept {
-    using message = ecmeta::ECMooncakeLoadSpec;
     switch (k) {
         case kind::string:
         case kind::id:
         case kind::string_item:
-            return name_of<std::string>();
+            return "string";
         case kind::u64:
-            return name_of<std::uint64_t>();
         case kind::extent:
-            return name_of<std::int64_t>();
+            return "non-negative integer";
         case kind::boolean:
-            return name_of<bool>();
+            return "true or false";
         case kind::extents:
-            return name_of<std::vector<std::int64_t>>();
+            return "array of non-negative integers";
         case kind::ids:
-            return name_of<id_set>();
+            return "array of strings";
         case kind::nullable_strings:
-            return name_of<std::optional<std::vector<std::string>>>();
+            return "null or array of strings";
         case kind::objects:
-            return name_of<std::vector<message>>();
+            return "array of objects";
         case kind::nullable_objects:
-            return name_of<std::vector<std::optional<message>>>();
+            return "array of objects or nulls";
         case kind::object:
         case kind::object_item:
-            return name_of<message>();
+            return "object";
         case kind::nullable_object_item:
-            return name_of<std::optional<message>>();
+            return "object or null";
         case kind::skip:
             break;
     }
@@ -321,12 +317,12 @@ public:
                 break;
             case kind::extent:
                 if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-                    fail(message::beyond_int64(value));
+                    fail("expected non-negative integer that fits int64, got integer " + std::to_string(value));
                 }
                 static_cast<std::vector<std::int64_t>*>(s.target)->push_back(static_cast<std::int64_t>(value));
                 break;
             default:
-                mismatch(s.what, message::integer(value));
+                mismatch(s.what, "integer " + std::to_string(value));
         }
         value_done();
     }
@@ -341,7 +337,7 @@ public:
         }
         const slot s = next();
         if (s.what != kind::skip) {
-            mismatch(s.what, message::integer(value));
+            mismatch(s.what, "integer " + std::to_string(value));
         }
         value_done();
     }
@@ -430,7 +426,7 @@ public:
         if (strict_) {
             std::string where = pointer();
             append_pointer_token(where, name);
-            throw decode_error(std::move(where), std::string{message::unknown_key});
+            throw decode_error(std::move(where), "expected a known key, got unknown key");
         }
     }
 
@@ -444,7 +440,8 @@ public:
             const field_info& fd = f.info->fields[std::countr_zero(missing)];
             std::string where = pointer();
             append_pointer_token(where, fd.name);
-            throw decode_error(std::move(where), message::missing(describe(fd.what)));
+            throw decode_error(std::move(where),
+                               "expected " + std::string{describe(fd.what)} + ", got nothing (required key missing)");
         }
         f.info->defaults(f.target, f.seen);  // what the input left out, as T{} has it
         stack_.pop_back();
@@ -573,7 +570,7 @@ public:
     [[noreturn]] void fail(const std::string& what) const { throw decode_error(pointer(), what); }
 
     [[noreturn]] void syntax_error(std::size_t offset, const std::string& what) const {
-        throw decode_error(pointer(), message::at_byte(what, offset), offset);
+        throw decode_error(pointer(), what + " at byte " + std::to_string(offset), offset);
     }
 
 private:
@@ -649,7 +646,7 @@ private:
     }
 
     [[noreturn]] void mismatch(kind expected, const std::string& found) const {
-        fail(message::mismatch(describe(expected), found));
+        fail("expected " + std::string{describe(expected)} + ", got " + found);
     }
 
     slot root_;

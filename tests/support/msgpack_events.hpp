@@ -4,6 +4,7 @@
 // messages, pointers and offsets.
 #pragma once
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -176,7 +177,15 @@ private:
         return s;
     }
 
-    void floating(double d) { out_.floating(float_text(d)); }
+    void floating(double d) {
+        char buf[32];
+        const auto r = std::to_chars(buf, buf + sizeof buf, d);
+        std::string text{buf, r.ptr};
+        if (text.find_first_of(".eEn") == std::string::npos) {
+            text += ".0";  // 8.0 reads "float 8.0", as in JSON
+        }
+        out_.floating(text);
+    }
 
     void open(std::size_t at, std::uint64_t n, bool map) {
         // Each element needs at least one byte, so a longer promise is a lie told up front.

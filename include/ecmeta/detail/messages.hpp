@@ -15,14 +15,44 @@
 
 namespace ecmeta::detail {
 
+// What a value of another type than the one asked for is called, whichever source it came from:
+// "expected <name_of the type asked for>, got <this>".
+namespace found {
+inline constexpr const char* null = "null";
+inline constexpr const char* text = "string";
+inline constexpr const char* object = "object";
+inline constexpr const char* array = "array";
+inline constexpr const char* binary = "binary";        // MessagePack bin (or an nlohmann DOM's binary)
+inline constexpr const char* extension = "extension";  // MessagePack ext
+[[nodiscard]] inline std::string boolean(bool b) {
+    return b ? "true" : "false";
+}
+[[nodiscard]] inline std::string integer(std::uint64_t n) {
+    return "integer " + std::to_string(n);
+}
+[[nodiscard]] inline std::string integer(std::int64_t n) {
+    return "integer " + std::to_string(n);
+}
+// A number that is not an integer, as its source writes it.
+[[nodiscard]] inline std::string floating(std::string_view written) {
+    return "float " + std::string{written};
+}
+// A JSON number nlohmann's lexer read as a float: without '.', 'e' or 'E' it is an integer
+// beyond 64 bits.
+[[nodiscard]] inline std::string json_number(std::string_view written) {
+    return written.find_first_of(".eE") == std::string_view::npos ? "integer out of range " + std::string{written}
+                                                                  : floating(written);
+}
+}  // namespace found
+
 namespace message {
 
 // "expected <what the schema wants>, got <what the input holds>": every error of meaning.
-[[nodiscard]] inline std::string mismatch(std::string_view expected, std::string_view found) {
+[[nodiscard]] inline std::string mismatch(std::string_view expected, std::string_view got) {
     std::string m = "expected ";
     m += expected;
     m += ", got ";
-    m += found;
+    m += got;
     return m;
 }
 
@@ -33,17 +63,9 @@ namespace message {
 inline constexpr std::string_view unknown_key = "expected a known key, got unknown key";
 inline constexpr std::string_view not_utf8 = "expected a UTF-8 string, got invalid UTF-8";
 
-// What an integer is called where another type was expected.
-[[nodiscard]] inline std::string integer(std::uint64_t n) {
-    return "integer " + std::to_string(n);
-}
-[[nodiscard]] inline std::string integer(std::int64_t n) {
-    return "integer " + std::to_string(n);
-}
-
 // A shape's extent is an int64 on the Python side.
 [[nodiscard]] inline std::string beyond_int64(std::uint64_t n) {
-    return mismatch("non-negative integer that fits int64", integer(n));
+    return mismatch("non-negative integer that fits int64", found::integer(n));
 }
 
 [[nodiscard]] inline std::string truncated(std::uint64_t wanted, std::size_t left) {

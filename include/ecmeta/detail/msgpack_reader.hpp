@@ -285,10 +285,10 @@ private:
         const std::size_t at = pos_;
         const std::uint8_t b = byte();
         if (b <= positive_fixint_max) {
-            return message::integer(std::uint64_t{b});
+            return found::integer(std::uint64_t{b});
         }
         if (b >= 0xE0) {  // negative fixint
-            return message::integer(std::int64_t{static_cast<std::int8_t>(b)});
+            return found::integer(std::int64_t{static_cast<std::int8_t>(b)});
         }
         if (b <= fixmap_max) {
             return counted(at, b & 0x0FU, true);
@@ -298,36 +298,35 @@ private:
         }
         if (is_string(b)) {
             text(string_length(b));
-            return "string";
+            return found::text;
         }
         switch (b) {
             case nil:
-                return "null";
+                return found::null;
             case false_:
-                return "false";
             case true_:
-                return "true";
+                return found::boolean(b == true_);
             case 0xC4:  // bin 8, 16, 32
             case 0xC5:
             case 0xC6:
                 advance(big_endian(std::size_t{1} << (b - 0xC4U)));
-                return "binary";
+                return found::binary;
             case 0xC7:  // ext 8, 16, 32
             case 0xC8:
             case 0xC9:
                 advance(big_endian(std::size_t{1} << (b - 0xC7U)) + 1);
-                return "extension";
+                return found::extension;
             case 0xCA: {  // float 32
                 const auto bits = static_cast<std::uint32_t>(big_endian(4));
                 float f = 0;
                 std::memcpy(&f, &bits, sizeof f);
-                return "float " + float_text(f);
+                return found::floating(float_text(f));
             }
             case 0xCB: {  // float 64
                 const std::uint64_t bits = big_endian(8);
                 double d = 0;
                 std::memcpy(&d, &bits, sizeof d);
-                return "float " + float_text(d);
+                return found::floating(float_text(d));
             }
             case 0xD4:  // fixext 1, 2, 4, 8, 16
             case 0xD5:
@@ -335,7 +334,7 @@ private:
             case 0xD7:
             case 0xD8:
                 advance((std::size_t{1} << (b - 0xD4U)) + 1);
-                return "extension";
+                return found::extension;
             case array16:
             case array32:
                 return counted(at, big_endian(b == array16 ? 2 : 4), false);
@@ -348,17 +347,17 @@ private:
                 break;
         }
         if (b >= uint8 && b <= uint64) {
-            return message::integer(big_endian(std::size_t{1} << (b - uint8)));
+            return found::integer(big_endian(std::size_t{1} << (b - uint8)));
         }
         const std::size_t n = std::size_t{1} << (b - int8);  // int 8, 16, 32, 64
         const auto shift = static_cast<unsigned>(64 - 8 * n);
-        return message::integer(static_cast<std::int64_t>(big_endian(n) << shift) >> shift);
+        return found::integer(static_cast<std::int64_t>(big_endian(n) << shift) >> shift);
     }
 
     // A container header at `at` that promised n elements (pairs, for a map).
     std::string counted(std::size_t at, std::uint64_t n, bool map) const {
         check_count(at, n, map);
-        return map ? "object" : "array";
+        return map ? found::object : found::array;
     }
 
     // Each element needs at least one byte (a pair, two), so a longer promise is a lie told up front.

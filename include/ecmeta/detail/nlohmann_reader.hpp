@@ -129,23 +129,23 @@ private:
     static std::string describe(const BasicJson& j) {
         switch (j.type()) {
             case BasicJson::value_t::null:
-                return "null";
+                return found::null;
             case BasicJson::value_t::boolean:
-                return j.template get<bool>() ? "true" : "false";
+                return found::boolean(j.template get<bool>());
             case BasicJson::value_t::number_integer:
-                return message::integer(j.template get<std::int64_t>());
+                return found::integer(j.template get<std::int64_t>());
             case BasicJson::value_t::number_unsigned:
-                return message::integer(j.template get<std::uint64_t>());
+                return found::integer(j.template get<std::uint64_t>());
             case BasicJson::value_t::number_float:
-                return "float " + j.dump();  // nlohmann writes a float with a '.' or an exponent
+                return found::floating(j.dump());  // nlohmann writes a float with a '.' or an exponent
             case BasicJson::value_t::string:
-                return "string";
+                return found::text;
             case BasicJson::value_t::object:
-                return "object";
+                return found::object;
             case BasicJson::value_t::array:
-                return "array";
+                return found::array;
             default:  // binary, discarded
-                return "binary";
+                return found::binary;
         }
     }
 
@@ -366,26 +366,22 @@ private:
         }
         switch (last_) {
             case token::begin_object:
-                throw wrong_type{"object"};
+                throw wrong_type{found::object};
             case token::begin_array:
-                throw wrong_type{"array"};
+                throw wrong_type{found::array};
             case token::literal_false:
-                throw wrong_type{"false"};
             case token::literal_true:
-                throw wrong_type{"true"};
+                throw wrong_type{found::boolean(last_ == token::literal_true)};
             case token::literal_null:
-                throw wrong_type{"null"};
+                throw wrong_type{found::null};
             case token::value_integer:
-                throw wrong_type{message::integer(lexer_.get_number_integer())};
+                throw wrong_type{found::integer(lexer_.get_number_integer())};
             case token::value_unsigned:
-                throw wrong_type{message::integer(lexer_.get_number_unsigned())};
+                throw wrong_type{found::integer(lexer_.get_number_unsigned())};
             case token::value_string:
-                throw wrong_type{"string"};
-            default: {  // value_float: nlohmann reads an integer beyond 64 bits as a float
-                const std::string& text = lexer_.get_string();
-                throw wrong_type{(text.find_first_of(".eE") == std::string::npos ? "integer out of range " : "float ") +
-                                 text};
-            }
+                throw wrong_type{found::text};
+            default:  // value_float
+                throw wrong_type{found::json_number(lexer_.get_string())};
         }
     }
 
