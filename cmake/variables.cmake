@@ -1,5 +1,8 @@
 include(GNUInstallDirs)
 
+# The oldest nlohmann_json ecmeta is built and tested against (CI: 3.10.5, 3.11.2, 3.11.3).
+set(ecmeta_nlohmann_version 3.10.5)
+
 set(ECMETA_JSON AUTO CACHE STRING
     "The JSON form, ecmeta::ecmeta and ecmeta::testing, on nlohmann_json: AUTO (when find_package finds it), ON (required), OFF (ecmeta::core only)")
 set_property(CACHE ECMETA_JSON PROPERTY STRINGS AUTO ON OFF)
@@ -7,13 +10,13 @@ set_property(CACHE ECMETA_JSON PROPERTY STRINGS AUTO ON OFF)
 # default, also with CMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON, which turns REQUIRED into an error.
 string(TOUPPER "${ECMETA_JSON}" ecmeta_json_mode)
 if(ecmeta_json_mode STREQUAL "AUTO")
-  find_package(nlohmann_json 3.11 QUIET)
+  find_package(nlohmann_json ${ecmeta_nlohmann_version} QUIET)
   set(ECMETA_USES_JSON ${nlohmann_json_FOUND})
   if(NOT nlohmann_json_FOUND)
-    message(STATUS "ecmeta: nlohmann_json 3.11 not found: ecmeta::core only (ECMETA_JSON=ON would require it)")
+    message(STATUS "ecmeta: nlohmann_json ${ecmeta_nlohmann_version} not found: ecmeta::core only (ECMETA_JSON=ON would require it)")
   endif()
 elseif(ecmeta_json_mode MATCHES "^(ON|TRUE|YES|Y|1)$")
-  find_package(nlohmann_json 3.11 REQUIRED)
+  find_package(nlohmann_json ${ecmeta_nlohmann_version} REQUIRED)
   set(ECMETA_USES_JSON ON)
 elseif(ecmeta_json_mode MATCHES "^(OFF|FALSE|NO|N|0)$")
   set(ECMETA_USES_JSON OFF)
@@ -21,7 +24,6 @@ elseif(ecmeta_json_mode MATCHES "^(OFF|FALSE|NO|N|0)$")
 else()
   message(FATAL_ERROR "ECMETA_JSON is AUTO, ON or OFF, not '${ECMETA_JSON}'")
 endif()
-set(ECMETA_USES_SIMDJSON OFF)
 # Tests, examples and developer flags only when ecmeta is the project being built, never when a
 # consumer pulls it in with add_subdirectory or FetchContent; they all need the JSON form.
 set(ecmeta_develop OFF)
@@ -34,8 +36,6 @@ option(ECMETA_BUILD_BENCHMARKS "Build the benchmarks (needs Google Benchmark)" O
 option(ECMETA_BUILD_FUZZERS "Build libFuzzer targets (clang only)" OFF)
 option(ECMETA_INSTALL "Generate ecmeta's install rules" ON)
 option(ECMETA_WARNINGS_AS_ERRORS "Warnings are errors in ecmeta's own tests and examples" ${PROJECT_IS_TOP_LEVEL})
-set(ECMETA_SIMDJSON AUTO CACHE STRING "Decode JSON on simdjson: AUTO (when find_package finds it), ON (required), OFF")
-set_property(CACHE ECMETA_SIMDJSON PROPERTY STRINGS AUTO ON OFF)
 set(ECMETA_SANITIZE "" CACHE STRING "Sanitizers for ecmeta's own targets, e.g. address,undefined")
 
 # As a subproject, ecmeta's headers are SYSTEM headers: they never trip the consumer's warnings.

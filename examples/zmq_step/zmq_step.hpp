@@ -27,6 +27,7 @@
 #include <zmq_addon.hpp>
 
 #include <ecmeta/json.hpp>
+#include <ecmeta/msgpack.hpp>
 
 namespace zmq_step {
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "detail/spares.hpp"
+
 namespace ecmeta {
 
 // Bad input: what() reads "<pointer>: <what was expected>, got <what was found>".
@@ -43,14 +45,14 @@ struct decode_options {
     std::size_t max_input_bytes = 0;
     // Refuse keys the schema does not know, instead of ignoring them as Python does.
     bool reject_unknown_keys = false;
-    // Bytes after the input that may be read, never written (a std::string's spare capacity, a
-    // receive buffer's slack). With json_padding or more, the simdjson path parses the input where
-    // it is instead of copying it into a per-thread buffer; nothing else reads them.
-    std::size_t padding = 0;
 };
 
-// What decode_options::padding must reach for JSON to be parsed in place (simdjson's padding).
-inline constexpr std::size_t json_padding = 64;
+// Frees what decoding keeps on the calling thread for the next decode: the elements shortened
+// lists dropped and the values optionals lost to null, with their buffers. For a long-running
+// process after an outsized message, which would otherwise keep them at its size.
+inline void release_thread_buffers() noexcept {
+    detail::release_spares();
+}
 
 namespace detail {
 

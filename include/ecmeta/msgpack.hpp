@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,16 +36,7 @@ requires detail::wire_type<T>
 template <class T>
 requires detail::wire_type<T>
 void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, const decode_options& options = {}) {
-    detail::into(out, [&] {
-        detail::check_size(bytes.size(), options);
-        try {
-            detail::msgpack_pull<false> reader{bytes};
-            detail::walk(reader, out, options.reject_unknown_keys);
-        } catch (const detail::refused&) {
-            detail::msgpack_pull<true> naming{bytes};  // the same walk again, to say what is wrong
-            detail::walk(naming, out, options.reject_unknown_keys);
-        }
-    });
+    detail::decode_into<detail::msgpack_pull>(bytes, out, options);
 }
 
 // Strict decoding into a fresh T: decode_msgpack_into on T{}.

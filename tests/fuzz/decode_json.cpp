@@ -1,5 +1,6 @@
-// Fuzz target: ecmeta::decode<T> of every type; from_json against decode on the same DOM; the
-// nlohmann path against the oracle of the former JSON text path, lenient and strict.
+// Fuzz target: ecmeta::decode<T> of every type; against nlohmann on the same text (verdicts and
+// values), lenient and strict; its two readers against each other; from_json against decode on
+// the same DOM.
 #include "properties.hpp"
 
 ECMETA_FUZZ_TARGET(decode_json) {
@@ -11,11 +12,14 @@ ECMETA_FUZZ_TARGET(decode_json) {
     if (input.empty()) {
         return;
     }
+    const std::string_view json = as_text(input.subspan(1));
     ecmeta_fuzz::with_type(input[0], [&]<class T>() {
-        ecmeta_fuzz::check_dom_agrees<T, nlohmann::json>(as_text(input.subspan(1)));
-        ecmeta_fuzz::check_dom_agrees<T, nlohmann::ordered_json>(as_text(input.subspan(1)));
+        ecmeta_fuzz::check_dom_agrees<T, nlohmann::json>(json);
+        ecmeta_fuzz::check_dom_agrees<T, nlohmann::ordered_json>(json);
         for (const bool strict : {false, true}) {
-            ecmeta_fuzz::check_text_paths_agree<T>(as_text(input.subspan(1)), {.reject_unknown_keys = strict});
+            const ecmeta::decode_options options{.reject_unknown_keys = strict};
+            ecmeta_fuzz::check_json_against_nlohmann<T>(json, options);
+            ecmeta_fuzz::check_readers_agree<ecmeta::detail::json::reader, std::string_view, T>(json, options);
         }
     });
 }

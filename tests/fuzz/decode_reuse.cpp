@@ -1,5 +1,5 @@
-// Differential fuzz target for decoding into a reused value, and for both formats' decoding
-// against the parity oracle of the former event decoder. The input is a sequence of
+// Differential fuzz target for decoding into a reused value, for MessagePack's decoding against
+// the parity oracle of the former event decoder, and for JSON's against nlohmann. The input is a sequence of
 // documents, decoded one after the other into one value, as an engine decodes each step's message.
 #include <algorithm>
 
@@ -28,8 +28,8 @@ ECMETA_FUZZ_TARGET(decode_reuse) {
             if (as_msgpack) {
                 ecmeta_fuzz::check_msgpack_paths_agree<T>(doc.subspan(1), options);
             } else {
-                ecmeta_fuzz::check_text_paths_agree<T>({reinterpret_cast<const char*>(doc.data()) + 1, doc.size() - 1},
-                                                       options);
+                ecmeta_fuzz::check_json_against_nlohmann<T>(
+                    {reinterpret_cast<const char*>(doc.data()) + 1, doc.size() - 1}, options);
             }
         }
     });

@@ -13,7 +13,7 @@
 #include <ecmeta/ecmeta.hpp>
 
 #include "fuzz.hpp"
-#include "json_events.hpp"
+#include "json_verdicts.hpp"
 #include "msgpack_events.hpp"
 
 namespace ecmeta_fuzz {
@@ -102,27 +102,72 @@ struct outcome {
     bool operator==(const outcome&) const = default;
 };
 
-// decode<T> (simdjson, when this build has it) and the nlohmann path give the same value or the
-// same error, whichever options apply.
+// from_json, or for a list, from_json of each element (null for a rank that said nothing).
 template <class T>
-void check_backends_agree(std::string_view json, const ecmeta::decode_options& options) {
-    const auto fast = outcome<T>::of([&] { return ecmeta::decode<T>(json, options); });
-    const auto reference = outcome<T>::of([&] { return ecmeta::detail::decode_nlohmann<T>(json, options); });
-    ECMETA_FUZZ_CHECK(fast == reference);
+T from_dom(const nlohmann::ordered_json& j) {
+    if constexpr (ecmeta::detail::described<T>) {
+        return j.get<T>();
+    } else {
+        using E = typename T::value_type;
+        if (!j.is_array()) {
+            throw ecmeta::decode_error("", "expected array");
+        }
+        T out;
+        for (const auto& element : j) {
+            if constexpr (ecmeta::detail::is_optional_v<E>) {
+                out.push_back(element.is_null() ? E{} : E{element.get<typename E::value_type>()});
+            } else {
+                out.push_back(element.get<E>());
+            }
+        }
+        return out;
+    }
 }
 
-// The nlohmann path (the walker over nlohmann's lexer) and the parity oracle (nlohmann's SAX
-// parser into the event decoder, as JSON text was decoded before) give the same value or the same
-// error: message, pointer and offset.
+// decode<T> against nlohmann on the same text: the reader accepts what nlohmann accepts; decode
+// refuses what nlohmann refuses; on text nlohmann accepts, decode finds no error of syntax (one
+// with an offset), and lenient, gives a value exactly when from_json of nlohmann's DOM does, the
+// same value.
 template <class T>
-void check_text_paths_agree(std::string_view json, const ecmeta::decode_options& options) {
-    const auto walked = outcome<T>::of([&] { return ecmeta::detail::decode_nlohmann<T>(json, options); });
-    const auto reference = outcome<T>::of([&] {
-        T out{};
-        ecmeta_test::decode_json_events(json, out, options);
-        return out;
-    });
-    ECMETA_FUZZ_CHECK(walked == reference);
+void check_json_against_nlohmann(std::string_view json, const ecmeta::decode_options& options) {
+    const bool accepted = ecmeta_test::nlohmann_accepts(json);
+    ECMETA_FUZZ_CHECK(ecmeta_test::ecmeta_accepts(json) == accepted);
+    const auto decoded = outcome<T>::of([&] { return ecmeta::decode<T>(json, options); });
+    if (!accepted) {
+        ECMETA_FUZZ_CHECK(!decoded.value.has_value());
+        return;
+    }
+    ECMETA_FUZZ_CHECK(!decoded.offset.has_value());
+    if (options.reject_unknown_keys) {
+        return;  // from_json has no strict form
+    }
+    // The DOM's builder and destructor nest as the input does: keep to documents of modest nesting.
+    if (std::count_if(json.begin(), json.end(), [](char c) { return c == '[' || c == '{'; }) > 256) {
+        return;
+    }
+    const auto dom = outcome<T>::of([&] { return from_dom<T>(nlohmann::ordered_json::parse(json)); });
+    ECMETA_FUZZ_CHECK(decoded.value == dom.value);
+}
+
+// The refusing reader (the fast path) and the naming reader (which words errors) agree: both
+// decode the same value, or both refuse.
+template <template <bool> class Reader, class Input, class T>
+void check_readers_agree(Input input, const ecmeta::decode_options& options) {
+    std::optional<T> fast{T{}};
+    try {
+        Reader<false> reader{input};
+        ecmeta::detail::walk(reader, *fast, options.reject_unknown_keys);
+    } catch (const ecmeta::detail::refused&) {
+        fast.reset();
+    }
+    std::optional<T> naming{T{}};
+    try {
+        Reader<true> reader{input};
+        ecmeta::detail::walk(reader, *naming, options.reject_unknown_keys);
+    } catch (const ecmeta::decode_error&) {
+        naming.reset();
+    }
+    ECMETA_FUZZ_CHECK(fast == naming);
 }
 
 // decode_msgpack (the generated decoder, which names its own errors) and the parity oracle (the

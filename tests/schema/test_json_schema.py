@@ -43,7 +43,7 @@ EXCEPTIONS = {  # kind: (what, a word decode's message has for it)
                        "that are not valid UTF-8", "surrogate"),
     "duplicate key": ("a key given twice whose earlier value is ill-typed: Python keeps the last, decode checks "
                       "both", "expected"),
-    "NaN or Infinity": ("not JSON, but Python's json module reads it", "invalid"),
+    "NaN or Infinity": ("not JSON, but Python's json module reads it", "expected a JSON value"),
     "map key not a string": ("MessagePack only: a map key that is an integer, nil or a boolean", "key"),
     "byte order mark": ("JSON that starts with a UTF-8 byte order mark: decode skips it, as nlohmann does and "
                         "RFC 8259 allows; Python's json refuses it", ""),
@@ -135,7 +135,7 @@ def documents(cases: int, seed: int) -> list[tuple[str, str, str, bytes]]:
     """(origin, type, format, bytes) of every document the test judges."""
     out = []
     corpora = HERE.parent / "fuzz" / "corpus"
-    for name, fmt in [("decode_json", "json"), ("decode_json_backends", "json"), ("decode_msgpack", "msgpack")]:
+    for name, fmt in [("decode_json", "json"), ("json_accept", "json"), ("decode_msgpack", "msgpack")]:
         for f in sorted((corpora / name).iterdir()):
             data = f.read_bytes()
             if data:

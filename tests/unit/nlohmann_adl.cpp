@@ -37,3 +37,10 @@ TEST_CASE("from_json applies decode's rules and leaves the target untouched on f
     const nlohmann::json with_deep = {{"extra", deep}, {"pending_saves", true}};
     CHECK(with_deep.get<ECMooncakeWorkerMetadata>().pending_saves);
 }
+
+TEST_CASE("the nlohmann_json headers built against are the package CMake found", "[nlohmann]") {
+    // CI builds the suite against several releases; this shows which one each build really used.
+    CHECK(std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." + std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
+              std::to_string(NLOHMANN_JSON_VERSION_PATCH) ==
+          ECMETA_NLOHMANN_VERSION);
+}

@@ -37,11 +37,28 @@ inline constexpr const char* extension = "extension";  // MessagePack ext
 [[nodiscard]] inline std::string floating(std::string_view written) {
     return "float " + std::string{written};
 }
-// A JSON number nlohmann's lexer read as a float: without '.', 'e' or 'E' it is an integer
+// What input holds where it is echoed: at most 40 bytes of it, as a long number or key may be huge.
+[[nodiscard]] inline std::string echo(std::string_view written) {
+    constexpr std::size_t most = 40;
+    return written.size() <= most ? std::string{written} : std::string{written.substr(0, most)} + "...";
+}
+// A JSON number that is not an integer of 64 bits: with '.', 'e' or 'E' a float, else an integer
 // beyond 64 bits.
 [[nodiscard]] inline std::string json_number(std::string_view written) {
-    return written.find_first_of(".eE") == std::string_view::npos ? "integer out of range " + std::string{written}
-                                                                  : floating(written);
+    return written.find_first_of(".eE") == std::string_view::npos ? "integer out of range " + echo(written)
+                                                                  : floating(echo(written));
+}
+// The byte of JSON text at p where something else was expected (end: past the input).
+[[nodiscard]] inline std::string json_byte(const char* p, const char* end) {
+    if (p == end) {
+        return "end of input";
+    }
+    const auto c = static_cast<unsigned char>(*p);
+    if (c > 0x20 && c < 0x7F) {
+        return std::string{'\'', static_cast<char>(c), '\''};
+    }
+    constexpr std::string_view hex = "0123456789abcdef";
+    return std::string{"byte 0x"} + hex[c >> 4U] + hex[c & 0xFU];
 }
 }  // namespace found
 
@@ -71,6 +88,25 @@ inline constexpr std::string_view not_utf8 = "expected a UTF-8 string, got inval
 [[nodiscard]] inline std::string truncated(std::uint64_t wanted, std::size_t left) {
     return "expected " + std::to_string(wanted) + " more bytes, got " + std::to_string(left) + " (truncated input)";
 }
+
+// JSON syntax: what was expected where the reader stopped ("expected <this>, got <a byte>").
+namespace json_syntax {
+inline constexpr std::string_view value = "a JSON value";
+inline constexpr std::string_view end = "end of input";
+inline constexpr std::string_view array_next = "',' or ']'";
+inline constexpr std::string_view object_next = "',' or '}'";
+inline constexpr std::string_view first_key = "a string key or '}'";
+inline constexpr std::string_view key = "a string key";
+inline constexpr std::string_view colon = "':' after an object key";
+inline constexpr std::string_view string_end = "'\"' closing the string begun at byte ";  // + its offset
+inline constexpr std::string_view control = "a control character escaped as \\u00XX";
+inline constexpr std::string_view escape = R"(an escape: \" \\ \/ \b \f \n \r \t or \uXXXX)";
+inline constexpr std::string_view hex = "4 hex digits after \\u";
+inline constexpr std::string_view low_surrogate = "\\uDC00 to \\uDFFF after a high surrogate";
+inline constexpr std::string_view lone_low = "a high surrogate \\uD800 to \\uDBFF before a low one";
+inline constexpr std::string_view digit = "a digit";
+inline constexpr std::string_view finite = "a number within double's range";
+}  // namespace json_syntax
 
 // An error of syntax names the byte where it was found.
 [[nodiscard]] inline std::string at_byte(std::string m, std::size_t offset) {

@@ -16,6 +16,7 @@
 
 #include "../metadata.hpp"
 #include "reflect.hpp"
+#include "spares.hpp"
 
 namespace ecmeta::detail {
 
@@ -265,9 +266,11 @@ inline constexpr std::uint32_t required_fields = std::apply(
 template <class T, class M>
 void to_default(M& v, M T::*member) {
     if constexpr (form_of<M>() == form::nullable) {
-        v.reset();
+        drop(v);
     } else if constexpr (scalar_form<M>) {
         v = T{}.*member;
+    } else if constexpr (form_of<M>() == form::list) {
+        shorten(v, 0);
     } else {
         v.clear();
     }
@@ -302,7 +305,7 @@ void reset_in_place(T& value) {
     if constexpr (form_of<T>() == form::message) {
         to_defaults(value, 0);
     } else {
-        value.clear();  // a list of messages
+        shorten(value, 0);  // a list of messages
     }
 }
 

@@ -149,9 +149,9 @@ private:
             read_ids(v, out);
         } else if constexpr (f == form::nullable) {
             if (r_.null(v)) {
-                out.reset();
+                drop(out);
             } else {
-                read_as(v, out ? *out : out.emplace());  // not of E's type: an error that names T's
+                read_as(v, fill(out));  // not of E's type: an error that names T's
             }
         } else if constexpr (f == form::list) {
             read_list(v, out);
@@ -174,7 +174,8 @@ private:
     }
 
     // Elements overwritten in place, then the list cut to length: a reused list keeps its storage,
-    // and so do its elements' strings and lists. Scalars have none to keep: appended afresh.
+    // and so do its elements' strings and lists, dropped ones included (spares.hpp). Scalars have
+    // none to keep: appended afresh.
     template <class E>
     void read_list(value v, std::vector<E>& out) {
         auto c = r_.array(v);
@@ -193,9 +194,9 @@ private:
         std::size_t n = 0;
         value item{};
         for (; within(n, [&] { return r_.next(c, item); }); ++n) {
-            within(n, [&] { read(item, n < out.size() ? out[n] : out.emplace_back()); });
+            within(n, [&] { read(item, n < out.size() ? out[n] : grow(out)); });
         }
-        out.resize(n);
+        shorten(out, n);
     }
 
     template <class S>
@@ -278,12 +279,21 @@ void walk(R& r, T& out, bool strict) {
     }
 }
 
-// Runs decode() into `out` and, if it throws, gives `out` T{}'s value (keeping its storage)
-// before the error goes on: decode_into never leaves a half-written or stale value.
-template <class T, class Decode>
-void into(T& out, Decode&& decode) {
+// Decodes `input` into `out` through Reader<false> and, if that refuses, again through
+// Reader<true>, which words the error: the fast path spends nothing on messages. If it throws,
+// `out` gets T{}'s value (keeping its storage) before the error goes on: decode_into never leaves
+// a half-written or stale value.
+template <template <bool> class Reader, class Input, class T>
+void decode_into(Input input, T& out, const decode_options& options) {
     try {
-        decode();
+        check_size(input.size(), options);
+        try {
+            Reader<false> fast{input};
+            walk(fast, out, options.reject_unknown_keys);
+        } catch (const refused&) {
+            Reader<true> naming{input};
+            walk(naming, out, options.reject_unknown_keys);
+        }
     } catch (...) {
         reset_in_place(out);
         throw;

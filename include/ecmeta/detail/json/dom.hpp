@@ -1,0 +1,146 @@
+// ecmeta — the walker's reader over an nlohmann_json DOM (walker.hpp), for from_json: any
+// nlohmann::basic_json (json, ordered_json), through nlohmann's public interface only.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "../../id_set.hpp"
+#include "../messages.hpp"
+#include "../walker.hpp"
+
+namespace ecmeta::detail::json {
+
+// An nlohmann::basic_json, recognised by its public interface.
+template <class J>
+concept nlohmann_dom = requires(const J& j) {
+    typename J::value_t;
+    typename J::object_t;
+    typename J::array_t;
+    typename J::string_t;
+    { j.is_discarded() } -> std::same_as<bool>;
+    { j.type() } -> std::same_as<typename J::value_t>;
+};
+
+// The walker's reader over a DOM, for from_json. A DOM has no syntax left to get wrong and no
+// byte offsets, so it only ever says what it found. Its strings are taken as they are, not
+// checked as UTF-8: a DOM built in code may hold any bytes.
+template <nlohmann_dom BasicJson>
+class dom_reader {
+public:
+    static constexpr bool names_errors = true;
+    using value = const BasicJson*;
+    struct array_cursor {
+        typename BasicJson::const_iterator at, end;
+        std::size_t size;
+    };
+    struct object_cursor {
+        typename BasicJson::const_iterator at, end;
+    };
+
+    explicit dom_reader(const BasicJson& root) noexcept : root_(&root) {}
+
+    [[nodiscard]] value root() const noexcept { return root_; }
+    static void finish() noexcept {}
+
+    static std::string_view string(value v) {
+        if (!v->is_string()) {
+            mismatch(*v);
+        }
+        return v->template get_ref<const typename BasicJson::string_t&>();
+    }
+    static std::uint64_t u64(value v) {
+        if (v->type() == BasicJson::value_t::number_unsigned) {
+            return v->template get<std::uint64_t>();
+        }
+        if (v->type() == BasicJson::value_t::number_integer) {
+            if (const auto n = v->template get<std::int64_t>(); n >= 0) {
+                return static_cast<std::uint64_t>(n);
+            }
+        }
+        mismatch(*v);
+    }
+    static bool boolean(value v) {
+        if (!v->is_boolean()) {
+            mismatch(*v);
+        }
+        return v->template get<bool>();
+    }
+    static bool null(value v) noexcept { return v->is_null(); }
+
+    static array_cursor array(value v) {
+        if (!v->is_array()) {
+            mismatch(*v);
+        }
+        return {v->cbegin(), v->cend(), v->size()};
+    }
+    static bool next(array_cursor& c, value& item) noexcept {
+        if (c.at == c.end) {
+            return false;
+        }
+        item = &*c.at;
+        ++c.at;
+        return true;
+    }
+    static object_cursor object(value v) {
+        if (!v->is_object()) {
+            mismatch(*v);
+        }
+        return {v->cbegin(), v->cend()};
+    }
+    static bool next(object_cursor& c, std::string_view& key, value& field) {
+        if (c.at == c.end) {
+            return false;
+        }
+        key = c.at.key();
+        field = &c.at.value();
+        ++c.at;
+        return true;
+    }
+    static void unknown_key(std::string_view /*key*/) noexcept {}
+    [[nodiscard]] static std::size_t reservable(const array_cursor& c, std::size_t /*element_size*/) noexcept {
+        return c.size;
+    }
+    static void reserve_ids(const array_cursor& c, id_set& set) {
+        std::size_t bytes = 0;
+        for (auto it = c.at; it != c.end; ++it) {
+            bytes += it->is_string() ? it->template get_ref<const typename BasicJson::string_t&>().size() : 0;
+        }
+        id_set_access::reserve_guess(set, c.size, bytes);
+    }
+    static void skip(value /*unused*/) noexcept {}
+
+private:
+    [[noreturn]] static void mismatch(const BasicJson& j) { throw wrong_type{describe(j)}; }
+
+    static std::string describe(const BasicJson& j) {
+        switch (j.type()) {
+            case BasicJson::value_t::null:
+                return found::null;
+            case BasicJson::value_t::boolean:
+                return found::boolean(j.template get<bool>());
+            case BasicJson::value_t::number_integer:
+                return found::integer(j.template get<std::int64_t>());
+            case BasicJson::value_t::number_unsigned:
+                return found::integer(j.template get<std::uint64_t>());
+            case BasicJson::value_t::number_float:
+                return found::floating(j.dump());  // nlohmann writes a float with a '.' or an exponent
+            case BasicJson::value_t::string:
+                return found::text;
+            case BasicJson::value_t::object:
+                return found::object;
+            case BasicJson::value_t::array:
+                return found::array;
+            default:  // binary, discarded
+                return found::binary;
+        }
+    }
+
+    value root_;
+};
+
+}  // namespace ecmeta::detail::json

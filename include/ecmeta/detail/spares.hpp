@@ -1,0 +1,116 @@
+// ecmeta — storage a decode lets go of, kept on its thread for the next decode: the elements a
+// shortened list drops and the value an optional loses to null. Moved there and back, each keeps
+// its strings' and lists' buffers, so a value warmed on its largest message allocates nothing for
+// any later message no larger, whatever the sizes in between. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+namespace ecmeta::detail {
+
+// How to empty every pool this thread has made (release_spares).
+inline std::vector<void (*)() noexcept>& spare_pools() noexcept {
+    thread_local std::vector<void (*)() noexcept> pools;
+    return pools;
+}
+
+// This thread's spare values of type E. Every value a decode makes afresh keeps a place for
+// itself in the pool, so that dropping it later never allocates.
+template <class E>
+struct spare_pool {
+    std::vector<E> items;
+    std::size_t made = 0;
+
+    // A value is about to be made afresh: room for it here, grown as a vector grows.
+    void reserve_one() {
+        if (++made > items.capacity()) {
+            items.reserve(made > 2 * items.capacity() ? made : 2 * items.capacity());
+        }
+    }
+};
+
+template <class E>
+spare_pool<E>& spares() {
+    thread_local spare_pool<E> pool = [] {
+        spare_pools().push_back([]() noexcept { spares<E>() = spare_pool<E>{}; });
+        return spare_pool<E>{};
+    }();
+    return pool;
+}
+
+// Frees every pool of the calling thread.
+inline void release_spares() noexcept {
+    for (auto* release : spare_pools()) {
+        release();
+    }
+}
+
+// Scalars have no storage to keep.
+template <class E>
+inline constexpr bool keeps_storage = !std::is_arithmetic_v<E>;
+
+// Cuts `list` to n elements, keeping the dropped ones for a later grow(). Last first, so that
+// growing the list again gives each place back the element it had (and its buffers' sizes).
+template <class E>
+void shorten(std::vector<E>& list, std::size_t n) {
+    if constexpr (keeps_storage<E>) {
+        if (n < list.size()) {
+            std::vector<E>& pool = spares<E>().items;
+            try {
+                for (std::size_t i = list.size(); i-- > n;) {
+                    pool.push_back(std::move(list[i]));
+                }
+            } catch (...) {  // no room in the pool: those left are freed below, as without one
+            }
+        }
+    }
+    list.erase(list.begin() + static_cast<std::ptrdiff_t>(n), list.end());
+}
+
+// Appends an element, a spare one when there is one (its old value is to be overwritten).
+template <class E>
+E& grow(std::vector<E>& list) {
+    if constexpr (keeps_storage<E>) {
+        spare_pool<E>& pool = spares<E>();
+        if (!pool.items.empty()) {
+            list.push_back(std::move(pool.items.back()));
+            pool.items.pop_back();
+            return list.back();
+        }
+        pool.reserve_one();
+    }
+    return list.emplace_back();
+}
+
+// Makes `o` null, keeping its value for a later fill().
+template <class E>
+void drop(std::optional<E>& o) noexcept {
+    if (o) {
+        try {
+            spares<E>().items.push_back(std::move(*o));
+        } catch (...) {  // no room in the pool: the value is freed, as without one
+        }
+        o.reset();
+    }
+}
+
+// The value of `o`, made from a spare one when it is null (its old value is to be overwritten).
+template <class E>
+E& fill(std::optional<E>& o) {
+    if (!o) {
+        spare_pool<E>& pool = spares<E>();
+        if (pool.items.empty()) {
+            pool.reserve_one();
+            return o.emplace();
+        }
+        o.emplace(std::move(pool.items.back()));
+        pool.items.pop_back();
+    }
+    return *o;
+}
+
+}  // namespace ecmeta::detail
