@@ -220,3 +220,16 @@ TEST_CASE("a decode of canonical JSON into a fresh value allocates only for what
     CHECK(ecmeta_support::allocations() - before <= 2);  // loaded's entries and bytes
     CHECK(w.loaded == id_set{"a", "b"});
 }
+
+TEST_CASE("regression: a string that ends the input right after an escape is unterminated, not read past",
+          "[json_reader]") {
+    // Found by fuzz_decode_json under ASan: after an escape the next byte was read unchecked.
+    for (const std::string_view text : {"\"\\n", "{\"a\":\"\\t", "{\"freed\":[\"x\\u0041", "\"\\\\"}) {
+        INFO(text);
+        const auto exact = std::make_unique<char[]>(text.size());  // nothing readable past the end
+        std::copy(text.begin(), text.end(), exact.get());
+        const std::string_view json{exact.get(), text.size()};
+        CHECK_FALSE(ecmeta_accepts(json));
+        CHECK_THAT(error_of(json), ContainsSubstring("closing the string begun at byte"));
+    }
+}

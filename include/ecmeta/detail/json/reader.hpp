@@ -571,6 +571,9 @@ private:
     template <bool Keep>
     void escaped(const char* open) {
         while (true) {
+            if (p_ == end_) {
+                unterminated(open);
+            }
             if (*p_ == '\\') {
                 escape<Keep>(open);
             } else {
