@@ -16,8 +16,11 @@
 #include "allocations.hpp"
 #include "naive.hpp"
 #include "scenarios.hpp"
-#if defined(ECMETA_USE_SIMDJSON) && ECMETA_USE_SIMDJSON
+#if defined(ECMETA_BENCH_SIMDJSON)
 #include "ondemand_variant.hpp"
+#endif
+#if defined(ECMETA_BENCH_GLAZE)
+#include "glaze_peer.hpp"
 #endif
 #if defined(ECMETA_BENCH_ZMQ)
 #include <algorithm>
@@ -32,8 +35,9 @@ namespace {
 using ecmeta::ECMooncakeConnectorMetadata;
 using ecmeta::ECMooncakeWorkerMetadata;
 
-// Decode comparators: ecmeta (decode<T>: simdjson in this build when it has it), nlohmann (its
-// reference path), simdjson (its DOM parse alone, of padded bytes: the ceiling), copy (copying the
+// Decode comparators: ecmeta (decode<T>), nlohmann (nlohmann's parse, then from_json), glaze
+// (glaze 7 reading into the same structs, glaze_peer.hpp), simdjson (its DOM parse alone, of
+// padded bytes), copy (copying the
 // decoded value: the allocations and bytes any decoder's result costs), copy_reuse (copying it into a
 // value that holds it already: what a reusing decoder must store), memcpy (one copy of the
 // input: the floor of anything that reads it), tokenizer (below), ondemand_reuse (the On-Demand
@@ -53,7 +57,7 @@ struct null_sax {
     bool end_object() { return true; }
     bool start_array(std::size_t) { return true; }
     bool end_array() { return true; }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception&) { return false; }
 };
 
 // Heap allocations of one call of f (which must do the same work every time).
@@ -162,10 +166,33 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
     });
     add(decode + "/nlohmann", [json](benchmark::State& state) {
         for (auto _ : state) {
-            benchmark::DoNotOptimize(ecmeta::detail::decode_nlohmann<T>(json));
+            benchmark::DoNotOptimize(nlohmann::json::parse(json).get<T>());
         }
     });
-#if defined(ECMETA_USE_SIMDJSON) && ECMETA_USE_SIMDJSON
+#if defined(ECMETA_BENCH_GLAZE)
+    add(decode + "/glaze", [json](benchmark::State& state) {
+        for (auto _ : state) {
+            auto fresh = glaze_peer::read_fresh<T>(json);
+            if (!fresh) {
+                state.SkipWithError("glaze refused the input");
+                break;
+            }
+            benchmark::DoNotOptimize(fresh);
+        }
+    });
+    add(decode + "/glaze_reuse", [json, value](benchmark::State& state) {
+        typename glaze_peer::mirror<T>::type out{};
+        if (!glaze_peer::read(json, out) || !(glaze_peer::mirror<T>::of(value) == out)) {
+            state.SkipWithError("glaze decodes to another value than the input's");
+            return;
+        }
+        for (auto _ : state) {
+            glaze_peer::read(json, out);
+            benchmark::DoNotOptimize(out);
+        }
+    });
+#endif
+#if defined(ECMETA_BENCH_SIMDJSON)
     add(decode + "/simdjson", [json](benchmark::State& state) {
         simdjson::dom::parser parser;
         const simdjson::padded_string padded{json};
