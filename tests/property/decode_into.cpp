@@ -140,11 +140,19 @@ ECMooncakeConnectorMetadata sized_step(std::size_t loads, int freed, std::uint64
     };
     ECMooncakeConnectorMetadata m;
     for (std::size_t i = 0; i < loads; ++i) {
-        m.loads.push_back({.mm_hash = hex(64), .nbytes = 14, .shape = {7}, .dtype = "bfloat16",
-                           .transfer_id = hex(32), .local = i % 2 == 0});
-        m.pushes.push_back({.mm_hash = hex(64), .nbytes = 14, .shape = {1, 7}, .dtype = "bfloat16",
+        m.loads.push_back({.mm_hash = hex(64),
+                           .nbytes = 14,
+                           .shape = {7},
+                           .dtype = "bfloat16",
+                           .transfer_id = hex(32),
+                           .local = i % 2 == 0});
+        m.pushes.push_back({.mm_hash = hex(64),
+                            .nbytes = 14,
+                            .shape = {1, 7},
+                            .dtype = "bfloat16",
                             .consumer_zmq = "tcp://10.0.0." + std::to_string(100 + i % 100) + ":19019",
-                            .transfer_id = hex(32), .request_id = "request-" + hex(24)});
+                            .transfer_id = hex(32),
+                            .request_id = "request-" + hex(24)});
     }
     if (freed > 0) {
         m.freed.emplace();

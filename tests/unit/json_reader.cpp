@@ -87,12 +87,16 @@ TEST_CASE("JSON errors are ecmeta's own words: what was expected, what was found
         {R"({"loads":[] "pushes":[]})", ": expected ',' or '}', got '\"' at byte 12"},
         {R"({"freed":["a" "b"]})", "/freed/1: expected ',' or ']', got '\"' at byte 14"},
         {R"({"freed":["a",]})", "/freed/1: expected a JSON value, got ']' at byte 14"},
-        {R"({"freed":["abc)", "/freed/0: expected '\"' closing the string begun at byte 10, got end of input at byte 14"},
-        {"{\"freed\":[\"a\nb\"]}", "/freed/0: expected a control character escaped as \\u00XX, got byte 0x0a at byte 12"},
+        {R"({"freed":["abc)",
+         "/freed/0: expected '\"' closing the string begun at byte 10, got end of input at byte 14"},
+        {"{\"freed\":[\"a\nb\"]}",
+         "/freed/0: expected a control character escaped as \\u00XX, got byte 0x0a at byte 12"},
         {"{\"freed\":[\"a\xff\"]}", "/freed/0: expected a UTF-8 string, got invalid UTF-8 at byte 12"},
-        {R"({"freed":["a\x"]})", R"(/freed/0: expected an escape: \" \\ \/ \b \f \n \r \t or \uXXXX, got '\x' at byte 12)"},
+        {R"({"freed":["a\x"]})",
+         R"(/freed/0: expected an escape: \" \\ \/ \b \f \n \r \t or \uXXXX, got '\x' at byte 12)"},
         {R"({"freed":["\u12g4"]})", "/freed/0: expected 4 hex digits after \\u, got 'g' at byte 15"},
-        {R"({"freed":["\ud800x"]})", "/freed/0: expected \\uDC00 to \\uDFFF after a high surrogate, got 'x' at byte 17"},
+        {R"({"freed":["\ud800x"]})",
+         "/freed/0: expected \\uDC00 to \\uDFFF after a high surrogate, got 'x' at byte 17"},
         {R"({"freed":["\ud800\u0041"]})",
          "/freed/0: expected \\uDC00 to \\uDFFF after a high surrogate, got '\\u0041' at byte 17"},
         {R"({"freed":["\udc00"]})",
@@ -108,9 +112,11 @@ TEST_CASE("JSON errors are ecmeta's own words: what was expected, what was found
         {R"({"freed":[7]})", "/freed/0: expected string, got integer 7"},
         {R"({"freed":[-7]})", "/freed/0: expected string, got integer -7"},
         {R"({"freed":[1.5e3]})", "/freed/0: expected string, got float 1.5e3"},
-        {R"({"freed":[18446744073709551616]})", "/freed/0: expected string, got integer out of range 18446744073709551616"},
+        {R"({"freed":[18446744073709551616]})",
+         "/freed/0: expected string, got integer out of range 18446744073709551616"},
         {R"({"freed":true})", "/freed: expected null or array of strings, got true"},
-        {R"({"loads":[{"mm_hash":"h","nbytes":-1}]})", "/loads/0/nbytes: expected non-negative integer, got integer -1"},
+        {R"({"loads":[{"mm_hash":"h","nbytes":-1}]})",
+         "/loads/0/nbytes: expected non-negative integer, got integer -1"},
         {R"({"loads":[{"mm_hash":"h"}]})",
          "/loads/0/nbytes: expected non-negative integer, got nothing (required key missing)"},
     };
@@ -157,11 +163,20 @@ TEST_CASE("both string scanners find the first special byte, wherever it is", "[
 
 TEST_CASE("a number is refused exactly where strtod overflows, as nlohmann refuses it", "[json_reader]") {
     for (const std::string_view n :
-         {"1.7976931348623157e308", "1.7976931348623158e308", "1.79769313486231580793728971405303415079934132710037826e308",
-          "1.79769313486231580793728971405303415079934132710037827e308", "1.797693134862315807937289714053034150799341327100378269361737789804449682927647509466490179775872070963302864166928879109465555478519404026306574886715058206819089020007083836762738548458177115317644757302700698555713669596228429148198608349364752927190741684443655107043427115596995080930428801779041744977919999e308",
-          "1.797693134862315807937289714053034150799341327100378269361737789804449682927647509466490179775872070963302864166928879109465555478519404026306574886715058206819089020007083836762738548458177115317644757302700698555713669596228429148198608349364752927190741684443655107043427115596995080930428801779041744977920000e308",
-          "1e309", "-1e309", "0.1e310", "0.01e310", "1e-400", "0e99999", "0.0000e400", "1E+308", "10E307", "-17976931348623158e292",
-          "17976931348623157e292", "1e99999999999999999999999", "0.000000000000000000000000001e335"}) {
+         {"1.7976931348623157e308", "1.7976931348623158e308",
+          "1.79769313486231580793728971405303415079934132710037826e308",
+          "1.79769313486231580793728971405303415079934132710037827e308",
+          "1."
+          "797693134862315807937289714053034150799341327100378269361737789804449682927647509466490179775872070963302864"
+          "166928879109465555478519404026306574886715058206819089020007083836762738548458177115317644757302700698555713"
+          "669596228429148198608349364752927190741684443655107043427115596995080930428801779041744977919999e308",
+          "1."
+          "797693134862315807937289714053034150799341327100378269361737789804449682927647509466490179775872070963302864"
+          "166928879109465555478519404026306574886715058206819089020007083836762738548458177115317644757302700698555713"
+          "669596228429148198608349364752927190741684443655107043427115596995080930428801779041744977920000e308",
+          "1e309", "-1e309", "0.1e310", "0.01e310", "1e-400", "0e99999", "0.0000e400", "1E+308", "10E307",
+          "-17976931348623158e292", "17976931348623157e292", "1e99999999999999999999999",
+          "0.000000000000000000000000001e335"}) {
         INFO(n);
         const bool inf = std::isinf(std::strtod(std::string{n}.c_str(), nullptr));
         CHECK(ecmeta::detail::json::overflows_double(n.data(), n.data() + n.size()) == inf);

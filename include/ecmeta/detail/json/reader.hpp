@@ -37,7 +37,7 @@ static_assert(overflow_digits.size() == 309);
 // Whether the number written in [first, last) (by JSON's grammar) is at least overflow_digits'
 // value: its digits without leading zeros, compared with the threshold's at the same magnitude.
 [[nodiscard]] inline bool overflows_double(const char* first, const char* last) noexcept {
-    std::string_view digits;   // integer and fraction digits, the '.' left out below
+    std::string_view digits;     // integer and fraction digits, the '.' left out below
     std::int64_t magnitude = 0;  // the value is 0.<digits> * 10^magnitude
     const char* p = first + (*first == '-' ? 1 : 0);
     const char* int_begin = p;
