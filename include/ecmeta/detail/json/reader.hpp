@@ -169,7 +169,7 @@ public:
         whitespace();
         const char* const at = p_;
         if (p_ != end_ && is_digit(*p_)) {
-            std::uint64_t n = static_cast<std::uint64_t>(*p_++ - '0');
+            auto n = static_cast<std::uint64_t>(*p_++ - '0');
             if (n != 0) {
                 // 19 digits always fit; a 20th may, and a 21st never does.
                 const char* const most = end_ - at > 19 ? at + 19 : end_;
