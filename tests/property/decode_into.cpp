@@ -198,7 +198,6 @@ TEST_CASE("a value warmed on its largest message allocates nothing for any later
         }
     });
     ECMETA_PROP("rank reports that come and go", [] {
-        using ranks = std::vector<std::optional<ECMooncakeWorkerMetadata>>;
         const auto report = [](std::size_t ids, std::size_t salt) {
             ECMooncakeWorkerMetadata w;
             for (std::size_t i = 0; i < ids; ++i) {
