@@ -1,7 +1,7 @@
 include(GNUInstallDirs)
 
 # The oldest nlohmann_json ecmeta is built and tested against.
-set(ecmeta_nlohmann_version 3.11)
+set(ecmeta_nlohmann_version 3.10.5)
 
 set(ECMETA_JSON AUTO CACHE STRING
     "The JSON form, ecmeta::ecmeta and ecmeta::testing, on nlohmann_json: AUTO (when find_package finds it), ON (required), OFF (ecmeta::core only)")

@@ -1,5 +1,5 @@
 // ecmeta — the JSON wire form: canonical JSON text, decoded by ecmeta's own reader; and the
-// nlohmann_json integration (to_json / from_json for any nlohmann::basic_json).
+// nlohmann_json integration (nlohmann::adl_serializer for the described types).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -93,20 +93,28 @@ requires detail::wire_type<T>
     return result;
 }
 
-// ADL hooks: `nlohmann::json j = spec;` and `j.get<ECMooncakeLoadSpec>()`. nlohmann::ordered_json
-// keeps the declared field order; nlohmann::json sorts keys. from_json applies decode's rules and
-// leaves `value` untouched when it throws.
-template <detail::json::nlohmann_dom BasicJson, detail::described T>
-void to_json(BasicJson& j, const T& value) {
-    j = detail::to_dom<BasicJson>(value);
-}
-
-template <detail::json::nlohmann_dom BasicJson, detail::described T>
-void from_json(const BasicJson& j, T& value) {
-    T result{};
-    detail::json::dom_reader<BasicJson> reader{j};
-    detail::walk(reader, result, false);
-    value = std::move(result);
-}
-
 }  // namespace ecmeta
+
+// The nlohmann hooks: `nlohmann::json j = spec;` and `j.get<ECMooncakeLoadSpec>()`, for any
+// basic_json with the default serializer. nlohmann::ordered_json keeps the declared field order;
+// nlohmann::json sorts keys. from_json applies decode's rules and leaves `value` untouched when it
+// throws. They are a specialisation of adl_serializer, not free functions found by ADL: in C++20
+// an aggregate whose first field is a string is constructible from one, and nlohmann before 3.11
+// then offers its own string from_json, which a free function would tie with.
+namespace nlohmann {
+template <ecmeta::detail::described T>
+struct adl_serializer<T, void> {
+    template <ecmeta::detail::json::nlohmann_dom BasicJson>
+    static void to_json(BasicJson& j, const T& value) {
+        j = ecmeta::detail::to_dom<BasicJson>(value);
+    }
+
+    template <ecmeta::detail::json::nlohmann_dom BasicJson>
+    static void from_json(const BasicJson& j, T& value) {
+        T result{};
+        ecmeta::detail::json::dom_reader<BasicJson> reader{j};
+        ecmeta::detail::walk(reader, result, false);
+        value = std::move(result);
+    }
+};
+}  // namespace nlohmann

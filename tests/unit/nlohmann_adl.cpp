@@ -1,4 +1,4 @@
-// The nlohmann ADL hooks: `json j = spec;` and `j.get<T>()`, by decode's rules.
+// The nlohmann hooks (adl_serializer): `json j = spec;` and `j.get<T>()`, by decode's rules.
 #include "test.hpp"
 
 using namespace ecmeta_test;
