@@ -160,8 +160,9 @@ int main(int argc, char** argv) {
 
         std::vector<double> latencies;
         std::vector<std::vector<std::uint64_t>> silent_steps(workers);
+        zmq_step::body_writer bodies;  // every step is encoded into the same buffers
         for (std::uint64_t step = 1; step <= steps; ++step) {
-            const std::string body = zmq_step::encode_body(zmq_step::make_step(seed, step, loads), f);
+            const std::string_view body = bodies.write(zmq_step::make_step(seed, step, loads), f);
             const zmq_step::step_result r = s.run_step(step, body, f, deadline);
             latencies.push_back(ms(r.round_trip));
             if (trace.is_open()) {  // flushed per step: a scheduler killed mid-run leaves whole lines

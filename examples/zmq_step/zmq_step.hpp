@@ -61,13 +61,29 @@ enum class format { msgpack, json };
     return n;
 }
 
+// Bodies encoded into buffers kept from one step to the next: once warmed on the largest
+// message, encoding a body allocates nothing. A written body stays valid until the next write.
+class body_writer {
+public:
+    template <class T>
+    std::string_view write(const T& value, format f) {
+        if (f == format::json) {
+            ecmeta::encode_into(value, json_);
+            return json_;
+        }
+        ecmeta::encode_msgpack_into(value, packed_);
+        return {reinterpret_cast<const char*>(packed_.data()), packed_.size()};
+    }
+
+private:
+    std::string json_;
+    std::vector<std::uint8_t> packed_;
+};
+
+// One body in a string of its own, for a caller that keeps it.
 template <class T>
 [[nodiscard]] std::string encode_body(const T& value, format f) {
-    if (f == format::json) {
-        return ecmeta::encode(value);
-    }
-    const std::vector<std::uint8_t> bytes = ecmeta::encode_msgpack(value);
-    return {bytes.begin(), bytes.end()};
+    return std::string{body_writer{}.write(value, f)};
 }
 
 // Bodies come from other processes: a size limit, and decode_error for anything else wrong.
@@ -253,7 +269,7 @@ public:
     // One step: `body` (the connector metadata, encoded as `f`) to every connected rank, then
     // replies until each has answered or `deadline` has passed since the first send. `fold`
     // false leaves the reports undecoded (the bench's bare round trip).
-    step_result run_step(std::uint64_t step, const std::string& body, format f, clock::duration deadline,
+    step_result run_step(std::uint64_t step, std::string_view body, format f, clock::duration deadline,
                          bool fold = true) {
         current_ = step_result{};
         current_.step = step;
@@ -270,7 +286,8 @@ public:
                 continue;
             }
             std::array<zmq::const_buffer, 5> frames{zmq::buffer(peers_[rank]), zmq::str_buffer("step"),
-                                                    zmq::buffer(number), zmq::buffer(name(f)), zmq::buffer(body)};
+                                                    zmq::buffer(number), zmq::buffer(name(f)),
+                                                    zmq::buffer(body.data(), body.size())};
             try {
                 if (zmq::send_multipart(socket_, frames, zmq::send_flags::dontwait)) {
                     ++waiting_;
@@ -482,7 +499,8 @@ inline int run_worker(zmq::context_t& context, const worker_options& o, const st
     const std::string rank = std::to_string(o.rank);
     clock::time_point heard = clock::now();
     std::vector<zmq::message_t> frames;
-    connector step;  // every step is decoded into this one value
+    connector step;        // every step is decoded into this one value
+    body_writer replies;  // and every report encoded into these buffers
     while (quit == nullptr || !quit->load()) {
         std::array<zmq::pollitem_t, 2> items{
             {{socket.handle(), 0, ZMQ_POLLIN, 0}, {monitor.handle(), 0, ZMQ_POLLIN, 0}}};
@@ -521,7 +539,10 @@ inline int run_worker(zmq::context_t& context, const worker_options& o, const st
         }
         // A step this worker cannot read gets no answer: it stays silent, as a crashed rank would.
         const std::optional<format> f = parse_format(frames[2].to_string_view());
-        std::optional<std::string> body = o.bare_reply;
+        std::optional<std::string_view> body;
+        if (o.bare_reply) {
+            body = *o.bare_reply;
+        }
         if (!body) {
             if (!f) {
                 o.log("step " + frames[1].to_string() + ": format \"" + frames[2].to_string() +
@@ -531,7 +552,7 @@ inline int run_worker(zmq::context_t& context, const worker_options& o, const st
             try {
                 decode_body_into(frames[3], *f, step);
                 if (const std::optional<report> mine = play(step, o.rank)) {
-                    body = encode_body(*mine, o.reply_format);
+                    body = replies.write(*mine, o.reply_format);
                 }
             } catch (const ecmeta::decode_error& e) {
                 o.log("step " + frames[1].to_string() + ": " + e.what() + "; not answered");
@@ -544,7 +565,8 @@ inline int run_worker(zmq::context_t& context, const worker_options& o, const st
         if (body) {
             std::array<zmq::const_buffer, 5> reply{zmq::str_buffer("report"),
                                                    zmq::buffer(frames[1].data(), frames[1].size()), zmq::buffer(rank),
-                                                   zmq::buffer(name(o.reply_format)), zmq::buffer(*body)};
+                                                   zmq::buffer(name(o.reply_format)),
+                                                   zmq::buffer(body->data(), body->size())};
             zmq::send_multipart(socket, reply);
         } else {
             std::array<zmq::const_buffer, 3> none{zmq::str_buffer("none"),

@@ -339,7 +339,8 @@ public:
         entries_.insert(entries_.begin() + static_cast<difference_type>(i), store(head, id));
         return at(i);
     }
-    // Appends everything, then sorts and deduplicates once.
+    // Appends everything, then sorts and deduplicates once. Where that moved ids, their bytes are
+    // laid out again in order, so that walking the set (an encode, a fold) reads memory in order.
     template <std::input_iterator I, std::sentinel_for<I> S>
     requires std::convertible_to<std::iter_reference_t<I>, std::string_view>
     void insert(I first, S last) {
@@ -347,7 +348,12 @@ public:
         for (; first != last; ++first) {
             append(*first);
         }
-        normalize(sorted);
+        if (normalize(sorted)) {
+            std::string from;
+            from.swap(chars_);
+            repack(from);
+            garbage_ = 0;
+        }
     }
     template <std::ranges::input_range R>
     requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view>
@@ -503,9 +509,10 @@ private:
     }
 
     // Entries [0, sorted) are sorted and unique; the rest were appended: sort, merge, deduplicate.
-    void normalize(std::size_t sorted) {
+    // False where every id was already in place (canonical input).
+    bool normalize(std::size_t sorted) {
         if (sorted_from(sorted)) {
-            return;  // canonical input: every id was already in place
+            return false;
         }
         const auto by_bytes = [this](const entry& a, const entry& b) { return less(a, b); };
         const auto middle = entries_.begin() + static_cast<difference_type>(sorted);
@@ -521,6 +528,7 @@ private:
         }
         entries_.resize(kept);
         reclaim_if_mostly_garbage();
+        return true;
     }
 
     void reclaim_if_mostly_garbage() {
@@ -560,7 +568,7 @@ struct id_set_access {
 
     // Decoding: append every id as it comes, then sort and deduplicate once (a no-op for sorted input).
     static void append(id_set& s, std::string_view id) { s.append(id); }
-    static void finish(id_set& s) { s.normalize(0); }
+    static void finish(id_set& s) { static_cast<void>(s.normalize(0)); }
 
     // Building a result whose ids arrive in order, unique: room first, then one append each.
     static void reserve(id_set& s, std::size_t ids, std::size_t bytes) {

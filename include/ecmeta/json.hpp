@@ -14,7 +14,7 @@
 
 #include "detail/json/dom.hpp"
 #include "detail/json/reader.hpp"
-#include "detail/writer.hpp"
+#include "detail/json/writer.hpp"
 #include "error.hpp"
 #include "metadata.hpp"
 
@@ -60,18 +60,23 @@ BasicJson to_dom(const T& value) {
 
 }  // namespace detail
 
-// Canonical JSON text: fields in declared order, sets sorted, no spaces, UTF-8 as is.
-// Throws encode_error if a string is not UTF-8.
+// Canonical JSON text into `out`, which it replaces: fields in declared order, sets sorted, no
+// spaces, UTF-8 as is. out's storage is kept, so a buffer warmed on the largest message allocates
+// nothing. Throws encode_error if a string is not UTF-8, and then leaves `out` empty.
+template <class T>
+requires detail::wire_type<T>
+void encode_into(const T& value, std::string& out) {
+    detail::encode_at<detail::json::writer>(value, out, 0);
+}
+
+// Canonical JSON text in a fresh string: encode_into on one that has room for it (its length is
+// walked first, which costs less than growing it).
 template <class T>
 requires detail::wire_type<T>
 [[nodiscard]] std::string encode(const T& value) {
     std::string out;
-    out.reserve(detail::size_hint(value));
-    detail::json_writer w{out};
-    w.write(value);
-    if (!w.ok()) {
-        detail::throw_not_utf8(value);
-    }
+    out.reserve(detail::json::plain_size(value));
+    encode_into(value, out);
     return out;
 }
 

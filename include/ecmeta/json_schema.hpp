@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "detail/schema.hpp"
-#include "detail/writer.hpp"
+#include "detail/json/writer.hpp"
 
 namespace ecmeta {
 
@@ -51,7 +51,7 @@ public:
             if (!fd.required) {
                 out_ += ',';
                 key("default");
-                json_writer{out_}.write(fresh.*fd.member);
+                encode_at<json::writer>(fresh.*fd.member, out_, out_.size());
             }
             out_ += '}';
         });
@@ -106,7 +106,7 @@ private:
         text(name);
         out_ += ':';
     }
-    void text(std::string_view s) { json_writer{out_}.write(s); }
+    void text(std::string_view s) { json::append_string(out_, s); }
 
     std::string& out_;
 };

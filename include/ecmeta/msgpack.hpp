@@ -10,24 +10,31 @@
 #include <string_view>
 #include <vector>
 
-#include "detail/msgpack_reader.hpp"
-#include "detail/writer.hpp"
+#include "detail/msgpack/reader.hpp"
+#include "detail/msgpack/writer.hpp"
 #include "error.hpp"
 #include "metadata.hpp"
 
 namespace ecmeta {
 
-// Canonical MessagePack: the JSON form's data model, every integer and length in its smallest form.
+// Canonical MessagePack into `out`, which it replaces: the JSON form's data model, every integer
+// and length in its smallest form. out's storage is kept, so a buffer warmed on the largest
+// message allocates nothing. Throws encode_error if a string is not UTF-8, and then leaves `out`
+// empty.
+template <class T>
+requires detail::wire_type<T>
+void encode_msgpack_into(const T& value, std::vector<std::uint8_t>& out) {
+    detail::encode_at<detail::msgpack::writer>(value, out, 0);
+}
+
+// Canonical MessagePack in a fresh vector: encode_msgpack_into on one that has room for it (its
+// length is walked first, which costs less than growing it).
 template <class T>
 requires detail::wire_type<T>
 [[nodiscard]] std::vector<std::uint8_t> encode_msgpack(const T& value) {
     std::vector<std::uint8_t> out;
-    out.reserve(detail::size_hint(value));
-    detail::msgpack_writer w{out};
-    w.write(value);
-    if (!w.ok()) {
-        detail::throw_not_utf8(value);
-    }
+    out.reserve(detail::msgpack::packed_size(value));
+    encode_msgpack_into(value, out);
     return out;
 }
 

@@ -242,6 +242,78 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
             benchmark::DoNotOptimize(ecmeta::encode(value));
         }
     });
+    add(encode + "/msgpack", [value](benchmark::State& state) {
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(ecmeta::encode_msgpack(value));
+        }
+    });
+    // Into a buffer warmed on the same value, as an engine encodes each step's message.
+    const auto encode_reuse = [&](const std::string& comparator, auto expected, auto encode_into) {
+        add(encode + "/" + comparator, [expected, encode_into, value](benchmark::State& state) {
+            decltype(expected) out;
+            encode_into(value, out);
+            if (out != expected) {
+                state.SkipWithError("writes other bytes than the canonical form");
+                return;
+            }
+            state.counters["allocs_reuse"] = allocs_of([&] { encode_into(value, out); });
+            for (auto _ : state) {
+                encode_into(value, out);
+                benchmark::DoNotOptimize(out.data());
+                benchmark::ClobberMemory();
+            }
+        });
+    };
+    encode_reuse("ecmeta_reuse", json, [](const T& v, std::string& out) { ecmeta::encode_into(v, out); });
+    encode_reuse("msgpack_reuse", packed,
+                 [](const T& v, std::vector<std::uint8_t>& out) { ecmeta::encode_msgpack_into(v, out); });
+    // The floor of any writer: one copy of the output.
+    add(encode + "/memcpy", [json](benchmark::State& state) {
+        std::string copy(json.size(), '\0');
+        for (auto _ : state) {
+            std::memcpy(copy.data(), json.data(), json.size());
+            benchmark::DoNotOptimize(copy.data());
+            benchmark::ClobberMemory();
+        }
+    });
+#if defined(ECMETA_BENCH_GLAZE)
+    // glaze writing the same value (a worker's sets as vectors). Its bytes are checked against
+    // ecmeta's before it is timed: the JSON must be the same, MessagePack is reported (same_bytes).
+    const auto mirrored = std::make_shared<const typename glaze_peer::mirror<T>::type>(glaze_peer::mirror<T>::of(value));
+    const auto glaze_write = [&](const std::string& comparator, bool json_form, bool fresh) {
+        const std::string expected = json_form ? json : std::string(packed.begin(), packed.end());
+        add(encode + "/" + comparator, [mirrored, expected, json_form, fresh](benchmark::State& state) {
+            const auto write = [json_form](const auto& v, std::string& out) {
+                return json_form ? glaze_peer::write_json(v, out) : glaze_peer::write_msgpack(v, out);
+            };
+            std::string out;
+            if (!write(*mirrored, out)) {
+                state.SkipWithError("glaze failed to write");
+                return;
+            }
+            if (json_form && out != expected) {
+                state.SkipWithError("glaze writes other bytes than ecmeta");
+                return;
+            }
+            state.counters["same_bytes"] = out == expected ? 1 : 0;
+            for (auto _ : state) {
+                if (fresh) {
+                    std::string mine;
+                    write(*mirrored, mine);
+                    benchmark::DoNotOptimize(mine.data());
+                } else {
+                    write(*mirrored, out);
+                    benchmark::DoNotOptimize(out.data());
+                }
+                benchmark::ClobberMemory();
+            }
+        });
+    };
+    glaze_write("glaze", true, true);
+    glaze_write("glaze_reuse", true, false);
+    glaze_write("glaze_msgpack", false, true);
+    glaze_write("glaze_msgpack_reuse", false, false);
+#endif
     const Naive plain = naive::decode<Naive>(json);
     add(encode + "/naive", [plain](benchmark::State& state) {
         for (auto _ : state) {
@@ -280,8 +352,9 @@ void zmq_step_scenario(std::size_t workers, std::size_t loads) {
             }
             std::vector<double> round_trips;
             std::uint64_t number = 0;
+            zmq_step::body_writer bodies;
             for (auto _ : state) {
-                const std::string body = bare ? encoded : zmq_step::encode_body(step, format);
+                const std::string_view body = bare ? std::string_view{encoded} : bodies.write(step, format);
                 const zmq_step::step_result r = s.run_step(++number, body, format, std::chrono::seconds{10}, !bare);
                 if (static_cast<std::size_t>(std::ranges::count(r.answered, true)) != workers ||
                     (!bare && !r.aggregate)) {

@@ -22,6 +22,8 @@ struct read_opts : glz::opts {
     bool validate_trailing_whitespace = true;
 };
 constexpr read_opts options{{.error_on_unknown_keys = false}};
+constexpr glz::opts json_out{.skip_null_members = false};
+constexpr glz::opts msgpack_out{.format = glz::MSGPACK, .skip_null_members = false};
 
 }  // namespace
 
@@ -31,4 +33,20 @@ bool glaze_peer::read(const std::string& json, ecmeta::ECMooncakeConnectorMetada
 
 bool glaze_peer::read(const std::string& json, worker& out) {
     return !glz::read<options>(out, json);
+}
+
+bool glaze_peer::write_json(const ecmeta::ECMooncakeConnectorMetadata& value, std::string& out) {
+    return !glz::write<json_out>(value, out);
+}
+
+bool glaze_peer::write_json(const worker& value, std::string& out) {
+    return !glz::write<json_out>(value, out);
+}
+
+bool glaze_peer::write_msgpack(const ecmeta::ECMooncakeConnectorMetadata& value, std::string& out) {
+    return !glz::write<msgpack_out>(value, out);
+}
+
+bool glaze_peer::write_msgpack(const worker& value, std::string& out) {
+    return !glz::write<msgpack_out>(value, out);
 }

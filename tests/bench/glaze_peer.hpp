@@ -44,6 +44,13 @@ struct mirror<ecmeta::ECMooncakeWorkerMetadata> {
 bool read(const std::string& json, ecmeta::ECMooncakeConnectorMetadata& out);
 bool read(const std::string& json, worker& out);
 
+// Writes `value` into `out` (kept: glaze reuses its storage) as JSON with nulls written, as ecmeta
+// writes them, or as MessagePack. False when glaze fails.
+bool write_json(const ecmeta::ECMooncakeConnectorMetadata& value, std::string& out);
+bool write_json(const worker& value, std::string& out);
+bool write_msgpack(const ecmeta::ECMooncakeConnectorMetadata& value, std::string& out);
+bool write_msgpack(const worker& value, std::string& out);
+
 template <class T>
 std::optional<typename mirror<T>::type> read_fresh(const std::string& json) {
     typename mirror<T>::type value{};

@@ -80,6 +80,11 @@ namespace message {
 inline constexpr std::string_view unknown_key = "expected a known key, got unknown key";
 inline constexpr std::string_view not_utf8 = "expected a UTF-8 string, got invalid UTF-8";
 
+// What the MessagePack writer cannot write: a string, list or map of 2^32 or more.
+[[nodiscard]] inline std::string beyond_msgpack_length(std::uint64_t n) {
+    return mismatch("a length MessagePack can hold (< 2^32)", std::to_string(n));
+}
+
 // A shape's extent is an int64 on the Python side.
 [[nodiscard]] inline std::string beyond_int64(std::uint64_t n) {
     return mismatch("non-negative integer that fits int64", found::integer(n));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../metadata.hpp"
+#include "inline.hpp"
 #include "reflect.hpp"
 #include "spares.hpp"
 
@@ -151,7 +152,7 @@ constexpr void for_each_field(F&& f) {
 
 // The forms a value takes: JSON's and MessagePack's shared data model, as the Python mirror's
 // field types use it. Every consumer dispatches on form_of and on nothing else: the writers,
-// size_hint, find_string and the DOM hook through visit (below); the walker, name_of, to_default,
+// find_string and the DOM hook through visit (below); the walker, name_of, to_default,
 // validate and the JSON Schema directly. So a member type is classified here once, and one with
 // no wire form fails to compile here.
 enum class form : std::uint8_t {
@@ -192,13 +193,28 @@ template <class T>
 inline constexpr bool scalar_form = form_of<T>() == form::u64 || form_of<T>() == form::i64
                                     || form_of<T>() == form::boolean;
 
-// Walks a value in wire order and tells `sink` what it meets. The writers, size_hint, find_string
-// and the DOM hook are sinks:
+template <class T, class Sink>
+void visit(const T& value, Sink& sink);
+
+template <class T, class Sink, std::size_t... I>
+ECMETA_INLINE void visit_fields(const T& value, Sink& sink, std::index_sequence<I...> /*unused*/) {
+    // By index, so that a sink that inlines key() sees its index and name as constants.
+    const auto field = [&](const auto index, const auto& fd) ECMETA_INLINE_LAMBDA {
+        sink.key(decltype(index)::value, fd.name);
+        visit(value.*fd.member, sink);
+    };
+    (field(std::integral_constant<std::size_t, I>{}, std::get<I>(schema<T>::fields)), ...);
+}
+
+// Walks a value in wire order and tells `sink` what it meets. The writers, find_string and the DOM
+// hook are sinks:
 //   string(std::string_view)  u64(std::uint64_t)  i64(std::int64_t)  boolean(bool)  null()
 //   begin_list(size)  item(index)  end_list()       item(i) comes before element i
 //   begin_object(size)  key(index, name)  end_object()   key(i, name) comes before field i
+// The whole walk is inlined into its caller, so that a sink's state (the writers' cursor) can live
+// in registers rather than be stored and reloaded at every step.
 template <class T, class Sink>
-void visit(const T& value, Sink& sink) {
+ECMETA_INLINE void visit(const T& value, Sink& sink) {
     constexpr form f = form_of<T>();
     if constexpr (f == form::string) {
         sink.string(std::string_view{value});
@@ -227,12 +243,9 @@ void visit(const T& value, Sink& sink) {
         }
         sink.end_list();
     } else {
-        sink.begin_object(std::tuple_size_v<decltype(schema<T>::fields)>);
-        std::size_t i = 0;
-        for_each_field<T>([&](const auto& fd) {
-            sink.key(i++, fd.name);
-            visit(value.*fd.member, sink);
-        });
+        constexpr std::size_t n = std::tuple_size_v<decltype(schema<T>::fields)>;
+        sink.begin_object(n);
+        visit_fields(value, sink, std::make_index_sequence<n>{});
         sink.end_object();
     }
 }

@@ -1,6 +1,6 @@
 // ecmeta — the decoder generated per type from schema<T>, the one decoder of every source, read
-// through a small pull reader per source: simdjson's DOM (simdjson_reader.hpp), MessagePack
-// (msgpack_reader.hpp), nlohmann's lexer and nlohmann's DOM (nlohmann_reader.hpp). The compiler
+// through a small pull reader per source: JSON text (json/reader.hpp), MessagePack
+// (msgpack/reader.hpp) and nlohmann's DOM (json/dom.hpp). The compiler
 // fuses the two: no event dispatch, no member table walked per value, keys matched against names
 // known at compile time. A reader either refuses (throws `refused`, and costs nothing on the way)
 // or names what it refuses (R::names_errors), and then the walker words the error and builds its
@@ -134,7 +134,17 @@ private:
     void read_as(value v, T& out) {
         constexpr form f = form_of<T>();
         if constexpr (f == form::string) {
-            out.assign(r_.string(v));
+            const std::string_view s = r_.string(v);
+            if (s.size() <= out.capacity()) {
+                // In its storage: a length and a copy, not assign's general replace (the input
+                // never lies inside the value decoded into).
+                out.resize(s.size());
+                if (!s.empty()) {
+                    std::memcpy(out.data(), s.data(), s.size());
+                }
+            } else {
+                out.assign(s);
+            }
         } else if constexpr (f == form::u64) {
             out = r_.u64(v);
         } else if constexpr (f == form::i64) {

@@ -13,26 +13,13 @@
 #include <string>
 #include <string_view>
 
-#include "../id_set.hpp"
-#include "messages.hpp"
-#include "utf8.hpp"
-#include "walker.hpp"
+#include "../../id_set.hpp"
+#include "../messages.hpp"
+#include "../utf8.hpp"
+#include "../walker.hpp"
+#include "tags.hpp"
 
 namespace ecmeta::detail {
-
-// The tag bytes the pull reader reads by name (the fix* forms carry their size in the low bits).
-namespace msgpack_tag {
-inline constexpr std::uint8_t positive_fixint_max = 0x7F;
-inline constexpr std::uint8_t fixmap = 0x80, fixmap_max = 0x8F;
-inline constexpr std::uint8_t fixarray = 0x90, fixarray_max = 0x9F;
-inline constexpr std::uint8_t fixstr = 0xA0, fixstr_max = 0xBF;
-inline constexpr std::uint8_t nil = 0xC0, false_ = 0xC2, true_ = 0xC3;
-inline constexpr std::uint8_t uint8 = 0xCC, uint64 = 0xCF;  // uint8, 16, 32, 64
-inline constexpr std::uint8_t int8 = 0xD0, int64 = 0xD3;    // int8, 16, 32, 64
-inline constexpr std::uint8_t str8 = 0xD9, str32 = 0xDB;    // str8, 16, 32
-inline constexpr std::uint8_t array16 = 0xDC, array32 = 0xDD;
-inline constexpr std::uint8_t map16 = 0xDE, map32 = 0xDF;
-}  // namespace msgpack_tag
 
 // Skips one whole value at in[pos] with a single counter (no recursion, no stack, whatever the
 // depth), checking bounds only: a skipped string's bytes are not looked at. fail(at, message) must

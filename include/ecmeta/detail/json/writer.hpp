@@ -1,0 +1,336 @@
+// ecmeta — the canonical JSON writer: one pass, a sink of visit, into an out_buffer.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "../out_buffer.hpp"
+#include "../utf8.hpp"
+#include "scan.hpp"
+
+namespace ecmeta::detail::json {
+
+// Short runs a byte at a time, out of the inlined path.
+[[nodiscard]] inline std::size_t copy_plain_bytes(const char* in, std::size_t total, char* out) noexcept {
+    std::size_t done = 0;
+    for (; done != total && !special_byte(static_cast<unsigned char>(in[done])); ++done) {
+        out[done] = in[done];
+    }
+    return done;
+}
+
+// Copies bytes from `in` to `out` up to the first one a JSON string cannot hold as it is ('"', '\\',
+// a control character) or that starts a UTF-8 sequence; returns how many it copied. `out` must
+// have room for (end - in) bytes. A block is stored before it is checked; the last block of a run
+// is the run's last 16 (or 8) bytes, overlapping bytes already copied, so no byte is read or
+// written past either end.
+[[nodiscard]] inline std::size_t copy_plain(const char* in, const char* end, char* out) noexcept {
+    const auto total = static_cast<std::size_t>(end - in);
+    std::size_t done = 0;
+#if ECMETA_JSON_SSE2
+    if (total >= 16) {
+        const __m128i quote = _mm_set1_epi8('"');
+        const __m128i backslash = _mm_set1_epi8('\\');
+        const __m128i space = _mm_set1_epi8(0x20);
+        const auto special = [&](std::size_t at) {  // a bit per byte of in[at, at + 16)
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + at));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + at), v);
+            const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                             _mm_cmplt_epi8(v, space));  // signed: catches >= 0x80 too
+            return static_cast<unsigned>(_mm_movemask_epi8(hit));
+        };
+        for (; total - done >= 16; done += 16) {
+            if (const unsigned mask = special(done); mask != 0) {
+                return done + static_cast<unsigned>(std::countr_zero(mask));
+            }
+        }
+        if (done == total) {
+            return total;
+        }
+        const std::size_t back = 16 - (total - done);  // bytes of the last block checked already
+        const unsigned mask = special(total - 16) >> back;
+        return mask != 0 ? done + static_cast<unsigned>(std::countr_zero(mask)) : total;
+    }
+#endif
+    if constexpr (std::endian::native == std::endian::little) {
+        constexpr std::uint64_t ones = 0x0101010101010101U;
+        constexpr std::uint64_t high = 0x8080808080808080U;
+        // A byte's high bit where it is special; above the first one, a borrow may set more.
+        const auto special = [&](std::size_t at) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, in + at, sizeof w);
+            std::memcpy(out + at, &w, sizeof w);
+            const auto zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & high; };
+            return (w & high) | ((w - ones * 0x20U) & ~w & high) | zero_byte(w ^ (ones * '"')) |
+                   zero_byte(w ^ (ones * '\\'));
+        };
+        if (total >= 8) {
+            for (; total - done >= 8; done += 8) {
+                if (const std::uint64_t found = special(done); found != 0) {
+                    return done + static_cast<unsigned>(std::countr_zero(found)) / 8;
+                }
+            }
+            if (done == total) {
+                return total;
+            }
+            const std::size_t back = 8 - (total - done);
+            const std::uint64_t found = special(total - 8) >> (8 * back);
+            return found != 0 ? done + static_cast<unsigned>(std::countr_zero(found)) / 8 : total;
+        }
+    }
+    return copy_plain_bytes(in, total, out);
+}
+
+// How many decimal digits n has: log10 from its bit length (1233 / 4096 ~ log10(2)), then one
+// compare.
+[[nodiscard]] ECMETA_INLINE std::size_t decimal_length(std::uint64_t n) noexcept {
+    static constexpr std::uint64_t powers[20] = {1U,
+                                                 10U,
+                                                 100U,
+                                                 1000U,
+                                                 10000U,
+                                                 100000U,
+                                                 1000000U,
+                                                 10000000U,
+                                                 100000000U,
+                                                 1000000000U,
+                                                 10000000000U,
+                                                 100000000000U,
+                                                 1000000000000U,
+                                                 10000000000000U,
+                                                 100000000000000U,
+                                                 1000000000000000U,
+                                                 10000000000000000U,
+                                                 100000000000000000U,
+                                                 1000000000000000000U,
+                                                 10000000000000000000U};
+    const auto guess = static_cast<std::size_t>(((64 - std::countl_zero(n | 1U)) * 1233) >> 12);
+    return guess + (n >= powers[guess] ? 1U : 0U) + (n == 0 ? 1U : 0U);
+}
+
+// The decimal digits of n at p; returns the end. `p` must have room for 20 bytes. Below 10^8
+// (most sizes and extents) the four digit pairs are found side by side and stored as one word;
+// above, two digits at a time from the end.
+[[nodiscard]] ECMETA_INLINE char* write_decimal(char* p, std::uint64_t n) noexcept {
+    static constexpr char pairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    const std::size_t length = decimal_length(n);
+    if constexpr (std::endian::native == std::endian::little) {
+        if (n < 100000000U) {
+            const auto pair = [&](std::uint64_t two) {
+                std::uint16_t digits = 0;
+                std::memcpy(&digits, pairs + 2 * two, 2);
+                return std::uint64_t{digits};
+            };
+            const std::uint64_t high = n / 10000;
+            const std::uint64_t low = n % 10000;
+            std::uint64_t word = pair(high / 100) | pair(high % 100) << 16U | pair(low / 100) << 32U |
+                                 pair(low % 100) << 48U;
+            word >>= 8 * (8 - length);  // the leading zeros, first in memory, go
+            std::memcpy(p, &word, sizeof word);
+            return p + length;
+        }
+    }
+    char* const end = p + length;
+    char* q = end;
+    while (n >= 100) {
+        q -= 2;
+        std::memcpy(q, pairs + 2 * (n % 100), 2);
+        n /= 100;
+    }
+    if (n >= 10) {
+        std::memcpy(q - 2, pairs + 2 * n, 2);
+    } else {
+        q[-1] = static_cast<char>('0' + n);
+    }
+    return end;
+}
+
+// Canonical JSON: no spaces, fields in declared order, UTF-8 written as is, and only '"', '\\'
+// and control characters escaped — byte for byte Python's
+// json.dumps(..., ensure_ascii=False, separators=(",", ":")).
+template <class Container>
+class writer {
+public:
+    explicit writer(out_buffer<Container>& out) noexcept : out_(out) {}
+
+    // False when some string was not UTF-8 (the output is then not JSON and must be dropped).
+    [[nodiscard]] bool ok() const noexcept { return ok_; }
+
+    // What visit tells a sink.
+    ECMETA_INLINE void string(std::string_view s) {
+        // The string in its quotes. Inlined: the plain run that most strings are whole; the rest
+        // (escapes, UTF-8) out of line, asking for room as it grows.
+        char* p = out_.room(s.size() + 2);
+        *p++ = '"';
+        const char* in = s.data();
+        const char* const end = in + s.size();
+        const std::size_t n = copy_plain(in, end, p);
+        in += n;
+        p += n;
+        while (in != end) [[unlikely]] {
+            out_.commit(p);
+            // Room for the rest byte for byte, the quote, and one escape's 5 more.
+            p = out_.room(static_cast<std::size_t>(end - in) + 1 + 5);
+            const special_run r = write_special(s, in, p, out_.limit());
+            in = r.in;
+            p = r.out;
+            ok_ = ok_ && r.ok;
+        }
+        *p++ = '"';
+        out_.commit(p);
+    }
+    ECMETA_INLINE void u64(std::uint64_t n) { number(n); }
+    ECMETA_INLINE void i64(std::int64_t n) { number(n); }
+    ECMETA_INLINE void boolean(bool b) { b ? literal("true") : literal("false"); }
+    ECMETA_INLINE void null() { literal("null"); }
+    ECMETA_INLINE void begin_list(std::size_t /*size*/) { out_.put('['); }
+    ECMETA_INLINE void item(std::size_t i) {
+        if (i != 0) {
+            out_.put(',');
+        }
+    }
+    ECMETA_INLINE void end_list() { out_.put(']'); }
+    ECMETA_INLINE void begin_object(std::size_t /*size*/) { out_.put('{'); }
+    ECMETA_INLINE void key(std::size_t i, std::string_view name) {
+        // A field name is plain ASCII: the comma, the quoted name and the colon in one go.
+        char* p = out_.room(name.size() + 4);
+        *p = ',';
+        p += i != 0 ? 1 : 0;
+        *p++ = '"';
+        std::memcpy(p, name.data(), name.size());
+        p += name.size();
+        *p++ = '"';
+        *p++ = ':';
+        out_.commit(p);
+    }
+    ECMETA_INLINE void end_object() { out_.put('}'); }
+
+private:
+    template <std::size_t N>
+    ECMETA_INLINE void literal(const char (&text)[N]) {
+        out_.append(text, N - 1);
+    }
+
+    ECMETA_INLINE void number(std::uint64_t n) {
+        out_.commit(write_decimal(out_.room(20), n));  // 2^64 - 1 has 20 digits
+    }
+    ECMETA_INLINE void number(std::int64_t n) {
+        char* p = out_.room(20);  // -2^63: a sign and 19 digits
+        *p = '-';
+        const auto magnitude = n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
+        out_.commit(write_decimal(p + (n < 0 ? 1 : 0), magnitude));
+    }
+
+    struct special_run {
+        const char* in;
+        char* out;
+        bool ok;  // false: a byte that starts no valid UTF-8 sequence (copied, so the walk goes on)
+    };
+
+    // From a special byte at `in` on: escapes, UTF-8 sequences and plain runs, while `limit`
+    // leaves room for the rest byte for byte, the quote and one more escape. Out of line and
+    // static: the writer's cursor stays in registers on the inlined path.
+    [[gnu::noinline]] static special_run write_special(std::string_view s, const char* in, char* out,
+                                                       const char* limit) noexcept {
+        const char* const end = s.data() + s.size();
+        bool ok = true;
+        while (in != end) {
+            const auto c = static_cast<unsigned char>(*in);
+            if (c >= 0x80) {
+                const std::size_t len = utf8_sequence(s, static_cast<std::size_t>(in - s.data()));
+                ok = ok && len != 0;
+                const std::size_t copied = len == 0 ? 1 : len;
+                std::memcpy(out, in, copied);
+                in += copied;
+                out += copied;
+            } else if (special_byte(c)) {
+                if (static_cast<std::size_t>(limit - out) < static_cast<std::size_t>(end - in) + 1 + 5) {
+                    break;  // the caller makes room
+                }
+                out = escape(c, out);
+                ++in;
+            } else {
+                const std::size_t n = copy_plain(in, end, out);
+                in += n;
+                out += n;
+            }
+        }
+        return {in, out, ok};
+    }
+
+    [[nodiscard]] static char* escape(unsigned char c, char* p) noexcept {
+        *p++ = '\\';
+        switch (c) {
+            case '"':
+            case '\\':
+                *p++ = static_cast<char>(c);
+                return p;
+            case '\b':
+                *p++ = 'b';
+                return p;
+            case '\f':
+                *p++ = 'f';
+                return p;
+            case '\n':
+                *p++ = 'n';
+                return p;
+            case '\r':
+                *p++ = 'r';
+                return p;
+            case '\t':
+                *p++ = 't';
+                return p;
+            default: {
+                constexpr std::string_view hex = "0123456789abcdef";
+                const char u[] = {'u', '0', '0', hex[c >> 4U], hex[c & 0xFU]};
+                std::memcpy(p, u, sizeof u);
+                return p + sizeof u;
+            }
+        }
+    }
+
+    out_buffer<Container>& out_;
+    bool ok_ = true;
+};
+
+// The length of value's canonical JSON where no string needs an escape, as most do not: what
+// encode reserves, so that a fresh buffer is allocated once. A walk of sizes: no string's bytes
+// are read.
+template <class T>
+[[nodiscard]] std::size_t plain_size(const T& value) noexcept {
+    struct sizer {
+        std::size_t n = 0;
+        void string(std::string_view s) noexcept { n += s.size() + 2; }
+        void u64(std::uint64_t v) noexcept { n += decimal_length(v); }
+        void i64(std::int64_t v) noexcept {
+            n += v < 0 ? 1 + decimal_length(0 - static_cast<std::uint64_t>(v)) : decimal_length(static_cast<std::uint64_t>(v));
+        }
+        void boolean(bool b) noexcept { n += b ? 4 : 5; }
+        void null() noexcept { n += 4; }
+        void begin_list(std::size_t /*size*/) noexcept { n += 2; }
+        void item(std::size_t i) noexcept { n += i != 0 ? 1 : 0; }
+        void end_list() const noexcept {}
+        void begin_object(std::size_t /*size*/) noexcept { n += 2; }
+        void key(std::size_t i, std::string_view name) noexcept { n += name.size() + 3 + (i != 0 ? 1 : 0); }
+        void end_object() const noexcept {}
+    } sizer;
+    visit(value, sizer);
+    return sizer.n;
+}
+
+// Appends s to out as a JSON string (the JSON Schema's text; its strings are UTF-8 literals).
+inline void append_string(std::string& out, std::string_view s) {
+    out_buffer<std::string> buffer{out, out.size()};
+    writer<std::string>{buffer}.string(s);
+    buffer.finish();
+}
+
+}  // namespace ecmeta::detail::json

@@ -1,0 +1,109 @@
+// ecmeta — the writers' output: the caller's std::string or byte vector, written through a raw
+// cursor, grown geometrically, and cut to what was written at the end. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../error.hpp"
+#include "inline.hpp"
+#include "messages.hpp"
+#include "schema.hpp"
+#include "utf8.hpp"
+
+namespace ecmeta::detail {
+
+// Writes at a cursor into `out` from byte `start` on. Each write first asks room(n) for an upper
+// bound of what it writes, then writes with no check. Storage the container already has is used
+// before any is allocated, so a warmed buffer allocates nothing.
+template <class Container>
+class out_buffer {
+public:
+    using byte = typename Container::value_type;
+
+    out_buffer(Container& out, std::size_t start) : out_(out), base_(out.data()), cursor_(base_ + start) {
+        // No resize here: the bytes a container already holds are written over without being zeroed.
+        limit_ = base_ + out.size();
+        if (limit_ < cursor_) {
+            grow(0);
+        }
+    }
+    out_buffer(const out_buffer&) = delete;
+    out_buffer& operator=(const out_buffer&) = delete;
+    ~out_buffer() = default;
+
+    // A cursor with at least n bytes of room after it; the cursor of an earlier call is then stale.
+    [[nodiscard]] ECMETA_INLINE byte* room(std::size_t n) {
+        if (static_cast<std::size_t>(limit_ - cursor_) < n) [[unlikely]] {
+            grow(n);
+        }
+        return cursor_;
+    }
+    // Where the room ends.
+    [[nodiscard]] ECMETA_INLINE const byte* limit() const noexcept { return limit_; }
+    // The bytes up to `to` are written.
+    ECMETA_INLINE void commit(byte* to) noexcept { cursor_ = to; }
+
+    ECMETA_INLINE void put(byte b) { *room(1) = b, ++cursor_; }
+    ECMETA_INLINE void append(const void* bytes, std::size_t n) {
+        std::memcpy(room(n), bytes, n);
+        cursor_ += n;
+    }
+
+    // Cuts the container to what was written.
+    void finish() { out_.resize(written()); }
+    [[nodiscard]] std::size_t written() const noexcept { return static_cast<std::size_t>(cursor_ - base_); }
+
+private:
+    // Out of line, and given no `this`, which would keep the cursor out of registers: first the
+    // storage the container has (only the bytes past its size are zeroed), then twice as much.
+    [[gnu::noinline]] static byte* resize_for(Container& out, std::size_t at, std::size_t n) {
+        std::size_t size = std::max(out.capacity(), std::size_t{64});
+        while (size < at + n) {
+            size *= 2;
+        }
+        out.resize(size);
+        return out.data();
+    }
+    ECMETA_INLINE void grow(std::size_t n) {
+        const std::size_t at = written();
+        base_ = resize_for(out_, at, n);
+        cursor_ = base_ + at;
+        limit_ = base_ + out_.size();
+    }
+
+    Container& out_;
+    byte* base_;
+    byte* cursor_;
+    byte* limit_ = nullptr;
+};
+
+// Writes value with Writer into out from byte `start` on, out's storage kept. On a string that is
+// not UTF-8, out is cut back to `start` and encode_error names that string's pointer, which is
+// looked for only then; on any other throw out is cut back too.
+template <template <class> class Writer, class Container, class T>
+void encode_at(const T& value, Container& out, std::size_t start) {
+    bool ok = true;
+    try {
+        out_buffer<Container> buffer{out, start};
+        Writer<Container> writer{buffer};
+        visit(value, writer);
+        ok = writer.ok();
+        buffer.finish();
+    } catch (...) {
+        out.resize(start);  // never half-written
+        throw;
+    }
+    if (!ok) [[unlikely]] {
+        out.resize(start);
+        std::string pointer;
+        find_string(value, pointer, [](const std::string&, std::string_view s) { return !is_utf8(s); });
+        throw encode_error(std::move(pointer), std::string{message::not_utf8});
+    }
+}
+
+}  // namespace ecmeta::detail
