@@ -499,7 +499,7 @@ inline int run_worker(zmq::context_t& context, const worker_options& o, const st
     const std::string rank = std::to_string(o.rank);
     clock::time_point heard = clock::now();
     std::vector<zmq::message_t> frames;
-    connector step;        // every step is decoded into this one value
+    connector step;       // every step is decoded into this one value
     body_writer replies;  // and every report encoded into these buffers
     while (quit == nullptr || !quit->load()) {
         std::array<zmq::pollitem_t, 2> items{
@@ -563,10 +563,9 @@ inline int run_worker(zmq::context_t& context, const worker_options& o, const st
             std::this_thread::sleep_for(o.slow);
         }
         if (body) {
-            std::array<zmq::const_buffer, 5> reply{zmq::str_buffer("report"),
-                                                   zmq::buffer(frames[1].data(), frames[1].size()), zmq::buffer(rank),
-                                                   zmq::buffer(name(o.reply_format)),
-                                                   zmq::buffer(body->data(), body->size())};
+            std::array<zmq::const_buffer, 5> reply{
+                zmq::str_buffer("report"), zmq::buffer(frames[1].data(), frames[1].size()), zmq::buffer(rank),
+                zmq::buffer(name(o.reply_format)), zmq::buffer(body->data(), body->size())};
             zmq::send_multipart(socket, reply);
         } else {
             std::array<zmq::const_buffer, 3> none{zmq::str_buffer("none"),

@@ -12,8 +12,8 @@
 #include <tuple>
 #include <vector>
 
-#include "detail/schema.hpp"
 #include "detail/json/writer.hpp"
+#include "detail/schema.hpp"
 
 namespace ecmeta {
 

@@ -279,7 +279,8 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
 #if defined(ECMETA_BENCH_GLAZE)
     // glaze writing the same value (a worker's sets as vectors). Its bytes are checked against
     // ecmeta's before it is timed: the JSON must be the same, MessagePack is reported (same_bytes).
-    const auto mirrored = std::make_shared<const typename glaze_peer::mirror<T>::type>(glaze_peer::mirror<T>::of(value));
+    const auto mirrored =
+        std::make_shared<const typename glaze_peer::mirror<T>::type>(glaze_peer::mirror<T>::of(value));
     const auto glaze_write = [&](const std::string& comparator, bool json_form, bool fresh) {
         const std::string expected = json_form ? json : std::string(packed.begin(), packed.end());
         add(encode + "/" + comparator, [mirrored, expected, json_form, fresh](benchmark::State& state) {

@@ -20,7 +20,8 @@ namespace ecmeta_fuzz {
 
 using ranks = std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>;
 
-// Decodes must re-encode; encode(decode(encode(x))) == encode(x); both forms carry the same value.
+// Decodes must re-encode; encode(decode(encode(x))) == encode(x); both forms carry the same value;
+// encoding into a kept buffer writes what a fresh encode writes.
 template <class T>
 void check_decoded(const T& x) {
     const std::string json = ecmeta::encode(x);
@@ -31,6 +32,13 @@ void check_decoded(const T& x) {
     const T from_msgpack = ecmeta::decode_msgpack<T>(packed);
     ECMETA_FUZZ_CHECK(from_msgpack == x);
     ECMETA_FUZZ_CHECK(ecmeta::encode_msgpack(from_msgpack) == packed);
+    // Into buffers kept from one input to the next, whatever they last held: the same bytes.
+    thread_local std::string kept_json;
+    thread_local std::vector<std::uint8_t> kept_packed;
+    ecmeta::encode_into(x, kept_json);
+    ECMETA_FUZZ_CHECK(kept_json == json);
+    ecmeta::encode_msgpack_into(x, kept_packed);
+    ECMETA_FUZZ_CHECK(kept_packed == packed);
     if constexpr (ecmeta::detail::described<T>) {
         static_cast<void>(ecmeta::validate(x));
     } else {

@@ -38,8 +38,10 @@ TEST_CASE("a buffer warmed on the largest message encodes any sequence of others
         using T = typename decltype(gen)::ValueType;
         return *rc::gen::resize(8, rc::gen::container<std::vector<T>>(rc::gen::resize(30, gen)));
     };
-    ECMETA_PROP("connector steps", [&] { check_warmed_buffers(sequence(rc::gen::arbitrary<ECMooncakeConnectorMetadata>())); });
-    ECMETA_PROP("worker reports", [&] { check_warmed_buffers(sequence(rc::gen::arbitrary<ECMooncakeWorkerMetadata>())); });
+    ECMETA_PROP("connector steps",
+                [&] { check_warmed_buffers(sequence(rc::gen::arbitrary<ECMooncakeConnectorMetadata>())); });
+    ECMETA_PROP("worker reports",
+                [&] { check_warmed_buffers(sequence(rc::gen::arbitrary<ECMooncakeWorkerMetadata>())); });
     ECMETA_PROP("any connector step: arbitrary UTF-8, control characters",
                 [&] { check_warmed_buffers(sequence(wild::connector_metadata())); });
 }

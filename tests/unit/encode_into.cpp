@@ -8,7 +8,8 @@ namespace {
 
 const ECMooncakeConnectorMetadata step{
     .loads = {{.mm_hash = std::string(64, 'a'), .nbytes = 8, .shape = {2, 2}, .dtype = "bfloat16", .transfer_id = "t"}},
-    .pushes = {{.mm_hash = "h", .nbytes = 2, .shape = {1}, .dtype = "int16", .consumer_zmq = "ipc:///x", .transfer_id = "u"}},
+    .pushes =
+        {{.mm_hash = "h", .nbytes = 2, .shape = {1}, .dtype = "int16", .consumer_zmq = "ipc:///x", .transfer_id = "u"}},
     .freed = std::vector<std::string>{"x\n\"y\""}};
 
 }  // namespace
@@ -82,7 +83,8 @@ TEST_CASE("every byte is escaped or kept wherever it falls in a vector, a word o
         for (std::size_t at = 0; at < 36; ++at) {
             std::string id = std::string(at, 'a') + std::string{sequence} + std::string(5, 'b');
             INFO("sequence at " << at);
-            REQUIRE(ecmeta::encode(ECMooncakeWorkerMetadata{.loaded = {id}}).starts_with(R"({"loaded":[")" + id + "\"]"));
+            REQUIRE(
+                ecmeta::encode(ECMooncakeWorkerMetadata{.loaded = {id}}).starts_with(R"({"loaded":[")" + id + "\"]"));
             id.pop_back();
             id.resize(at + sequence.size() - 1);  // cut inside the sequence
             REQUIRE_THROWS_AS(ecmeta::encode(ECMooncakeWorkerMetadata{.loaded = {id}}), ecmeta::encode_error);

@@ -131,8 +131,8 @@ namespace ecmeta::detail::json {
             };
             const std::uint64_t high = n / 10000;
             const std::uint64_t low = n % 10000;
-            std::uint64_t word = pair(high / 100) | pair(high % 100) << 16U | pair(low / 100) << 32U |
-                                 pair(low % 100) << 48U;
+            std::uint64_t word =
+                pair(high / 100) | pair(high % 100) << 16U | pair(low / 100) << 32U | pair(low % 100) << 48U;
             word >>= 8 * (8 - length);  // the leading zeros, first in memory, go
             std::memcpy(p, &word, sizeof word);
             return p + length;
@@ -175,15 +175,16 @@ public:
         const std::size_t n = copy_plain(in, end, p);
         in += n;
         p += n;
-        while (in != end) [[unlikely]] {
-            out_.commit(p);
-            // Room for the rest byte for byte, the quote, and one escape's 5 more.
-            p = out_.room(static_cast<std::size_t>(end - in) + 1 + 5);
-            const special_run r = write_special(s, in, p, out_.limit());
-            in = r.in;
-            p = r.out;
-            ok_ = ok_ && r.ok;
-        }
+        while (in != end)
+            [[unlikely]] {
+                out_.commit(p);
+                // Room for the rest byte for byte, the quote, and one escape's 5 more.
+                p = out_.room(static_cast<std::size_t>(end - in) + 1 + 5);
+                const special_run r = write_special(s, in, p, out_.limit());
+                in = r.in;
+                p = r.out;
+                ok_ = ok_ && r.ok;
+            }
         *p++ = '"';
         out_.commit(p);
     }
@@ -311,7 +312,8 @@ template <class T>
         void string(std::string_view s) noexcept { n += s.size() + 2; }
         void u64(std::uint64_t v) noexcept { n += decimal_length(v); }
         void i64(std::int64_t v) noexcept {
-            n += v < 0 ? 1 + decimal_length(0 - static_cast<std::uint64_t>(v)) : decimal_length(static_cast<std::uint64_t>(v));
+            n += v < 0 ? 1 + decimal_length(0 - static_cast<std::uint64_t>(v))
+                       : decimal_length(static_cast<std::uint64_t>(v));
         }
         void boolean(bool b) noexcept { n += b ? 4 : 5; }
         void null() noexcept { n += 4; }

@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "../../error.hpp"
-#include "../messages.hpp"
 #include "../json/scan.hpp"  // ECMETA_JSON_SSE2
+#include "../messages.hpp"
 #include "../out_buffer.hpp"
 #include "../utf8.hpp"
 #include "tags.hpp"
@@ -82,8 +82,8 @@ public:
     ECMETA_INLINE void item(std::size_t /*index*/) const noexcept {}
     ECMETA_INLINE void end_list() const noexcept {}
     ECMETA_INLINE void begin_object(std::size_t size) {
-        out_.commit(container_header(out_.room(5), size, msgpack_tag::fixmap, msgpack_tag::fixmap_len_max,
-                                     msgpack_tag::map16));
+        out_.commit(
+            container_header(out_.room(5), size, msgpack_tag::fixmap, msgpack_tag::fixmap_len_max, msgpack_tag::map16));
     }
     ECMETA_INLINE void key(std::size_t /*index*/, std::string_view name) {
         std::uint8_t* p = str_header(out_.room(5 + name.size()), name.size());  // a field name: ASCII
@@ -215,17 +215,23 @@ template <class T>
             if (v >= 0) {
                 n += unsigned_size(static_cast<std::uint64_t>(v));
             } else {
-                n += v >= -32 ? 1 : v >= std::numeric_limits<std::int8_t>::min() ? 2
-                               : v >= std::numeric_limits<std::int16_t>::min() ? 3
-                               : v >= std::numeric_limits<std::int32_t>::min() ? 5 : 9;
+                n += v >= -32                                        ? 1
+                     : v >= std::numeric_limits<std::int8_t>::min()  ? 2
+                     : v >= std::numeric_limits<std::int16_t>::min() ? 3
+                     : v >= std::numeric_limits<std::int32_t>::min() ? 5
+                                                                     : 9;
             }
         }
         void boolean(bool /*unused*/) noexcept { ++n; }
         void null() noexcept { ++n; }
-        void begin_list(std::size_t size) noexcept { n += length_header_size(size, msgpack_tag::fixarray_len_max, false); }
+        void begin_list(std::size_t size) noexcept {
+            n += length_header_size(size, msgpack_tag::fixarray_len_max, false);
+        }
         void item(std::size_t /*index*/) const noexcept {}
         void end_list() const noexcept {}
-        void begin_object(std::size_t size) noexcept { n += length_header_size(size, msgpack_tag::fixmap_len_max, false); }
+        void begin_object(std::size_t size) noexcept {
+            n += length_header_size(size, msgpack_tag::fixmap_len_max, false);
+        }
         void key(std::size_t /*index*/, std::string_view name) noexcept { string(name); }
         void end_object() const noexcept {}
     } sizer;
