@@ -35,9 +35,9 @@ struct options {
 
 using command_line::one_line;
 
-// A JSON Pointer as printed: the document root's is the empty string, which reads as nothing.
+// A JSON Pointer as printed, on one line; the document's own, "", as decode_error::root.
 std::string where(std::string_view pointer) {
-    return pointer.empty() ? "(root)" : one_line(pointer);
+    return pointer.empty() ? std::string{ecmeta::decode_error::root} : one_line(pointer);
 }
 
 // The command line: the help is generated from these, and the README's usage block is its output.
@@ -78,7 +78,8 @@ void describe(CLI::App& app, options& o) {
     app.footer(
         "With no command: a demo of one scheduler step, four ranks and their aggregate.\n"
         "Exit status: 0 success, 1 validation findings, 2 bad input or usage (one line on stderr,\n"
-        "\"ecmeta: <pointer>: <what>\", where the pointer of the document itself reads \"(root)\").");
+        "\"ecmeta: <pointer>: <what>\", where the pointer of the document itself reads \"" +
+        std::string{ecmeta::decode_error::root} + "\").");
 }
 
 std::string read_input(const std::string& file) {
@@ -225,7 +226,8 @@ int demo() {
     }
 
     const auto seen = ecmeta::aggregate(ranks);
-    std::cout << "\nWhat the scheduler sees (loaded intersected, failures united)\n";
+    std::cout << "\nWhat the scheduler sees (" << ecmeta::detail::fold_description<ecmeta::ECMooncakeWorkerMetadata>()
+              << ")\n";
     print_report(*seen);
     std::cout << "\nCanonical JSON of the aggregate\n  " << ecmeta::encode(*seen) << '\n';
     return 0;
@@ -290,9 +292,7 @@ int main(int argc, char** argv) {
     try {
         status = run(o);
     } catch (const ecmeta::decode_error& e) {
-        // what() is "<pointer>: <message>"; print the pointer readably.
-        const std::string_view message = std::string_view{e.what()}.substr(e.pointer().size() + 2);
-        std::cerr << "ecmeta: " << where(e.pointer()) << ": " << one_line(message) << '\n';
+        std::cerr << "ecmeta: " << where(e.pointer()) << ": " << one_line(e.message()) << '\n';
     } catch (const std::exception& e) {
         std::cerr << "ecmeta: " << one_line(e.what()) << '\n';
     }

@@ -447,11 +447,9 @@ private:
             // keep its storage, and the thread's JSON parser its size, until the next restart.
             decoded_[*rank] = report{};
             ecmeta::release_thread_buffers();
-            const std::string_view what =
-                std::string_view{e.what()}.substr(e.pointer().size() + 2);  // past "<pointer>: "
             note(who + " step " + std::to_string(step_) + ": bad report, decode_error at " +
-                 (e.pointer().empty() ? std::string{"(root)"} : e.pointer()) + ": " + std::string{what} +
-                 "; counted silent");
+                 (e.pointer().empty() ? std::string{ecmeta::decode_error::root} : e.pointer()) + ": " +
+                 std::string{e.message()} + "; counted silent");
         }
     }
 

@@ -6,38 +6,54 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "detail/spares.hpp"
 
 namespace ecmeta {
 
-// Bad input: what() reads "<pointer>: <what was expected>, got <what was found>".
-class decode_error : public std::runtime_error {
+namespace detail {
+
+// What both errors hold: a JSON Pointer and a message; what() reads "<pointer>: <message>".
+class located_error : public std::runtime_error {
 public:
-    decode_error(std::string pointer, const std::string& message, std::optional<std::size_t> offset = std::nullopt)
-        : std::runtime_error(pointer + ": " + message), pointer_(std::move(pointer)), offset_(offset) {}
+    // How programs print the pointer of the document itself, "", which would read as nothing.
+    static constexpr std::string_view root = "(root)";
+
+    located_error(std::string pointer, const std::string& message)
+        : std::runtime_error(pointer + ": " + message), pointer_(std::move(pointer)) {}
 
     // RFC 6901 JSON Pointer of the offending value; for a missing key, where it should be.
     [[nodiscard]] const std::string& pointer() const noexcept { return pointer_; }
+    // what() without the pointer: "<what was expected>, got <what was found>".
+    [[nodiscard]] std::string_view message() const noexcept {
+        return std::string_view{what()}.substr(pointer_.size() + 2);
+    }
+
+private:
+    std::string pointer_;
+};
+
+}  // namespace detail
+
+// Bad input: what() reads "<pointer>: <what was expected>, got <what was found>".
+class decode_error : public detail::located_error {
+public:
+    decode_error(std::string pointer, const std::string& message, std::optional<std::size_t> offset = std::nullopt)
+        : located_error(std::move(pointer), message), offset_(offset) {}
+
     // Byte offset into the input, for errors of syntax rather than of meaning.
     [[nodiscard]] std::optional<std::size_t> offset() const noexcept { return offset_; }
 
 private:
-    std::string pointer_;
     std::optional<std::size_t> offset_;
 };
 
 // A value that has no wire form (a string that is not UTF-8); pointer() says which.
-class encode_error : public std::runtime_error {
+class encode_error : public detail::located_error {
 public:
-    encode_error(std::string pointer, const std::string& message)
-        : std::runtime_error(pointer + ": " + message), pointer_(std::move(pointer)) {}
-
-    [[nodiscard]] const std::string& pointer() const noexcept { return pointer_; }
-
-private:
-    std::string pointer_;
+    using located_error::located_error;
 };
 
 struct decode_options {

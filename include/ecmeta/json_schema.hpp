@@ -33,7 +33,11 @@ public:
         text(schema<S>::name);
         out_ += ',';
         key("description");
-        text(schema<S>::meaning);
+        if constexpr (foldable<S>) {
+            text(std::string{schema<S>::meaning} + " Member by member: " + fold_description<S>() + ".");
+        } else {
+            text(schema<S>::meaning);
+        }
         out_.append(R"(,"type":"object","properties":{)");
         const S fresh{};
         char sep = ' ';

@@ -40,7 +40,8 @@ using ecmeta::ECMooncakeWorkerMetadata;
 // padded bytes), copy (copying the
 // decoded value: the allocations and bytes any decoder's result costs), copy_reuse (copying it into a
 // value that holds it already: what a reusing decoder must store), memcpy (one copy of the
-// input: the floor of anything that reads it), tokenizer (below), ondemand_reuse (the On-Demand
+// input: the floor of anything that reads it), scan (scan_floor, the JSON reader's floor),
+// tokenizer (below), ondemand_reuse (the On-Demand
 // variant the README's floors name, ondemand_variant.hpp: not decode's verdicts).
 
 // nlohmann's SAX parser with a handler that does nothing: the ceiling of any nlohmann decoder.
@@ -59,6 +60,30 @@ struct null_sax {
     bool end_array() { return true; }
     bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception&) { return false; }
 };
+
+// The JSON reader's floor: one pass that only finds where strings end and counts the structural
+// characters between them, with the reader's own string scan; it validates and stores nothing.
+std::size_t scan_floor(std::string_view json) {
+    std::size_t structural = 0;
+    const char* p = json.data();
+    const char* const end = p + json.size();
+    while (p != end) {
+        const char c = *p++;
+        if (c != '"') {
+            structural += c == ',' || c == ':' || c == '{' || c == '}' || c == '[' || c == ']' ? 1 : 0;
+            continue;
+        }
+        for (;;) {  // to the closing quote, past any escaped byte
+            p = ecmeta::detail::json::string_scan::find_special(p, end);
+            if (p == end || *p == '"') {
+                break;
+            }
+            p += *p == '\\' && p + 1 != end ? 2 : 1;
+        }
+        p += p != end ? 1 : 0;
+    }
+    return structural;
+}
 
 // Heap allocations of one call of f (which must do the same work every time).
 template <class F>
@@ -228,6 +253,11 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
             std::memcpy(copy.data(), json.data(), json.size());
             benchmark::DoNotOptimize(copy.data());
             benchmark::ClobberMemory();
+        }
+    });
+    add(decode + "/scan", [json](benchmark::State& state) {
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(scan_floor(json));
         }
     });
     add(decode + "/tokenizer", [json](benchmark::State& state) {

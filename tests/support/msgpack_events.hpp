@@ -1,5 +1,5 @@
 // The parity oracle of MessagePack decoding: the event reader that fed the event decoder
-// (decoder.hpp) before the generated decoder named its own errors. The library no longer uses
+// (event_decoder.hpp) before the generated decoder named its own errors. The library no longer uses
 // it; the fuzz target and its corpus replay hold decode_msgpack to exactly its verdicts, values,
 // messages, pointers and offsets.
 #pragma once

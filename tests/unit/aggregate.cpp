@@ -1,6 +1,7 @@
 // aggregate: the member forms and the range fold, on cases small enough to check by hand.
 #include "test.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 #include <iterator>
 #include <list>
@@ -166,4 +167,35 @@ TEST_CASE("moved folds equal borrowed ones, whichever share of the ids survives"
         CHECK(borrowed->failed_loads.size() == 19 * 3 + 5);
         CHECK(ecmeta::aggregate(std::move(ranks)) == borrowed);
     }
+}
+
+TEST_CASE("the fold's description says what aggregate does to each member", "[aggregate]") {
+    // The JSON Schema and the command print fold_description; here each of its clauses is played.
+    const std::string description = ecmeta::detail::fold_description<ECMooncakeWorkerMetadata>();
+    std::size_t clauses = 0;
+    for (std::size_t at = 0; at < description.size(); ++clauses) {
+        const std::size_t end = std::min(description.find(", ", at), description.size());
+        const std::string clause = description.substr(at, end - at);
+        at = end + 2;
+        INFO(clause);
+        const std::string name = clause.substr(0, clause.find(' '));
+        const std::string how = clause.substr(name.size() + 1);
+        const auto report = [&](const std::string& value) {
+            return ecmeta::decode<ECMooncakeWorkerMetadata>("{\"" + name + "\":" + value + "}");
+        };
+        const auto fold = [&](const char* x, const char* y) {
+            return nlohmann::json::parse(ecmeta::encode(report(x).aggregate(report(y)))).at(name);
+        };
+        if (how == "intersected") {
+            CHECK(fold(R"(["a","b"])", R"(["b","c"])") == nlohmann::json::parse(R"(["b"])"));
+        } else if (how == "united") {
+            CHECK(fold(R"(["a","b"])", R"(["b","c"])") == nlohmann::json::parse(R"(["a","b","c"])"));
+        } else {
+            REQUIRE(how == "or-ed");
+            CHECK(fold("true", "false") == true);
+            CHECK(fold("false", "true") == true);
+            CHECK(fold("false", "false") == false);
+        }
+    }
+    CHECK(clauses == ecmeta::detail::field_count<ECMooncakeWorkerMetadata>());  // every member, once
 }

@@ -195,3 +195,13 @@ TEST_CASE("a key names a field only when every byte matches", "[decode]") {
         RC_ASSERT(ecmeta::detail::same_name(a, b) == (a == b));
     });
 }
+
+TEST_CASE("an error's message is what() without its pointer", "[decode]") {
+    const auto e = decode_failure([] { static_cast<void>(ecmeta::decode<ECMooncakeLoadSpec>(R"({"nbytes": -1})")); });
+    CHECK(e.pointer() == "/nbytes");
+    CHECK(e.message() == "expected non-negative integer, got integer -1");
+    CHECK(std::string{e.what()} == e.pointer() + ": " + std::string{e.message()});
+    const auto root = decode_failure([] { static_cast<void>(ecmeta::decode<ECMooncakeLoadSpec>("[]")); });
+    CHECK(root.pointer().empty());
+    CHECK(root.message() == "expected object, got array");
+}

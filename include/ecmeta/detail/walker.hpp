@@ -272,7 +272,7 @@ private:
     bool strict_;
 };
 
-// Decodes the whole input as T through reader `r` (whose value() is the document's root).
+// Decodes the whole input as T through reader `r` (whose root() is the document's value).
 template <class T, class R>
 void walk(R& r, T& out, bool strict) {
     walker<R> w{r, strict};

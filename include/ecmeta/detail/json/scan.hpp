@@ -14,6 +14,13 @@
 #else
 #define ECMETA_JSON_SSE2 0
 #endif
+// AVX2 where the build targets it (-mavx2, -march=native): the writer copies 32 bytes at a time.
+#if defined(__AVX2__)
+#include <immintrin.h>
+#define ECMETA_JSON_AVX2 1
+#else
+#define ECMETA_JSON_AVX2 0
+#endif
 
 namespace ecmeta::detail::json {
 

@@ -26,12 +26,38 @@ namespace ecmeta::detail::json {
 
 // Copies bytes from `in` to `out` up to the first one a JSON string cannot hold as it is ('"', '\\',
 // a control character) or that starts a UTF-8 sequence; returns how many it copied. `out` must
-// have room for (end - in) bytes. A block is stored before it is checked; the last block of a run
-// is the run's last 16 (or 8) bytes, overlapping bytes already copied, so no byte is read or
-// written past either end.
+// have room for (end - in) bytes. A block of 32 (AVX2), 16 (SSE2) or 8 bytes is stored before it
+// is checked; the last block of a run is the run's last 32, 16 or 8 bytes, overlapping bytes already copied, so no byte
+// is read or written past either end.
 [[nodiscard]] inline std::size_t copy_plain(const char* in, const char* end, char* out) noexcept {
     const auto total = static_cast<std::size_t>(end - in);
     std::size_t done = 0;
+#if ECMETA_JSON_AVX2
+    if (total >= 32) {
+        const __m256i quote = _mm256_set1_epi8('"');
+        const __m256i backslash = _mm256_set1_epi8('\\');
+        const __m256i space = _mm256_set1_epi8(0x20);
+        const auto special = [&](std::size_t at) {  // a bit per byte of in[at, at + 32)
+            const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + at));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at), v);
+            const __m256i hit =
+                _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash)),
+                                _mm256_cmpgt_epi8(space, v));  // signed: catches >= 0x80 too
+            return static_cast<std::uint32_t>(_mm256_movemask_epi8(hit));
+        };
+        for (; total - done >= 32; done += 32) {
+            if (const std::uint32_t mask = special(done); mask != 0) {
+                return done + static_cast<unsigned>(std::countr_zero(mask));
+            }
+        }
+        if (done == total) {
+            return total;
+        }
+        const std::size_t back = 32 - (total - done);  // bytes of the last block checked already
+        const std::uint32_t mask = special(total - 32) >> back;
+        return mask != 0 ? done + static_cast<unsigned>(std::countr_zero(mask)) : total;
+    }
+#endif
 #if ECMETA_JSON_SSE2
     if (total >= 16) {
         const __m128i quote = _mm_set1_epi8('"');
