@@ -297,6 +297,30 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
     encode_reuse("ecmeta_reuse", json, [](const T& v, std::string& out) { ecmeta::encode_into(v, out); });
     encode_reuse("msgpack_reuse", packed,
                  [](const T& v, std::vector<std::uint8_t>& out) { ecmeta::encode_msgpack_into(v, out); });
+    // What no writer of this output avoids: formatting its numbers (the JSON writer's digits).
+    add(encode + "/numbers", [value](benchmark::State& state) {
+        struct digits {
+            char buffer[24];
+            char* end = buffer;
+            void string(std::string_view /*unused*/) const noexcept {}
+            void u64(std::uint64_t n) noexcept { end = ecmeta::detail::json::write_decimal(buffer, n); }
+            void i64(std::int64_t n) noexcept { u64(static_cast<std::uint64_t>(n)); }
+            void boolean(bool /*unused*/) const noexcept {}
+            void null() const noexcept {}
+            void begin_list(std::size_t /*size*/) const noexcept {}
+            void item(std::size_t /*index*/) const noexcept {}
+            void end_list() const noexcept {}
+            void begin_object(std::size_t /*size*/) const noexcept {}
+            void key(std::size_t /*index*/, std::string_view /*name*/) const noexcept {}
+            void end_object() const noexcept {}
+        };
+        for (auto _ : state) {
+            digits sink;
+            ecmeta::detail::visit(value, sink);
+            benchmark::DoNotOptimize(sink.end);
+            benchmark::ClobberMemory();
+        }
+    });
     // The floor of any writer: one copy of the output.
     add(encode + "/memcpy", [json](benchmark::State& state) {
         std::string copy(json.size(), '\0');

@@ -51,7 +51,7 @@ ALLOC_TARGETS = [("decode_worker_10000", "allocs", 100), ("aggregate_8x10000", "
     (f"{op}_{s}", f"allocs_{c}_reuse", 0) for op in ("decode", "encode")
     for s in ("connector_8", "connector_1000", "worker_16", "worker_10000") for c in ("ecmeta", "msgpack")]
 COLUMNS = ["ecmeta", "ecmeta_reuse", "glaze", "glaze_reuse", "glaze_msgpack", "glaze_msgpack_reuse", "ondemand_reuse", "ecmeta_move", "nlohmann", "msgpack", "msgpack_reuse", "naive", "cpython",
-           "cpython_msgpack", "tokenizer", "scan", "simdjson", "copy", "copy_reuse", "memcpy", "bare", "allocs", "allocs_ecmeta_reuse",
+           "cpython_msgpack", "tokenizer", "scan", "numbers", "simdjson", "copy", "copy_reuse", "memcpy", "bare", "allocs", "allocs_ecmeta_reuse",
            "allocs_msgpack_reuse", "allocs_ondemand_reuse", "ecmeta_p99", "bare_p99"]
 
 
@@ -119,6 +119,10 @@ def main() -> int:
             missed += verdict == "MISSED"
             goal = f">= {at_least}" if at_least is not None else "reported"
             print(f"  {r['name']:<24} {num:>9} / {den:<11} = {ratio:7.2f}   target {goal:<9} {verdict}")
+    for r in rows:  # the floor of writing: copying the output, plus formatting its numbers
+        if r["name"].startswith("encode") and all(f"{c}_ns" in r for c in ("memcpy", "numbers", "ecmeta_reuse")):
+            floor = (r["memcpy_ns"] + r["numbers_ns"]) / r["ecmeta_reuse_ns"]
+            print(f"  {r['name']:<24} (memcpy + numbers) / ecmeta_reuse = {floor:7.2f}   reported")
     for r in rows:  # the floor of reading into a kept value: the scan, plus the stores copy_reuse makes
         if r["name"].startswith("decode") and all(f"{c}_ns" in r for c in ("scan", "copy_reuse", "ecmeta_reuse")):
             floor = (r["scan_ns"] + r["copy_reuse_ns"]) / r["ecmeta_reuse_ns"]
