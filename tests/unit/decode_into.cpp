@@ -203,6 +203,23 @@ TEST_CASE("release_thread_buffers frees the elements kept for reuse, and decodin
     CHECK(allocations_of([&] { ecmeta::decode_into(big_json, c); }) == 0);  // kept again
 }
 
+TEST_CASE("fresh values decoded again and again leave the thread's spares at one value's size", "[decode_into]") {
+    // Regression: the spares once kept room for every element any decode had made, so a process
+    // decoding fresh values grew without bound (found by fuzz_json_accept: a 2 GB reserve).
+    using ranks = std::vector<std::optional<ECMooncakeWorkerMetadata>>;
+    ecmeta::release_thread_buffers();
+    const std::string json = ecmeta::encode(ranks(8, ECMooncakeWorkerMetadata{.loaded = {"a"}}));
+    const std::string freed = ecmeta::encode(step(4, "f"));
+    for (int i = 0; i < 1000; ++i) {
+        static_cast<void>(ecmeta::decode<ranks>(json));
+        static_cast<void>(ecmeta::decode<ECMooncakeConnectorMetadata>(freed));
+    }
+    CHECK(ecmeta::detail::spares<std::optional<ECMooncakeWorkerMetadata>>().items.capacity() <= 16);
+    CHECK(ecmeta::detail::spares<ECMooncakeWorkerMetadata>().items.capacity() <= 16);
+    CHECK(ecmeta::detail::spares<ECMooncakeLoadSpec>().items.capacity() <= 8);
+    CHECK(ecmeta::detail::spares<std::string>().items.capacity() <= 8);
+}
+
 TEST_CASE("decode_into that throws leaves T{}, with the error decode throws", "[decode_into]") {
     const std::vector<std::string> bad = {
         R"({"loads":[{"mm_hash":"h","nbytes":1,"shape":[1],"dtype":"x","transfer_id":"t"}],"pushes":3})",

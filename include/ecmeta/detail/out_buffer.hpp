@@ -82,6 +82,20 @@ private:
     byte* limit_ = nullptr;
 };
 
+// What the JSON and the MessagePack writer share: the buffer, and whether every string was UTF-8.
+template <class Container>
+class writer_base {
+public:
+    explicit writer_base(out_buffer<Container>& out) noexcept : out_(out) {}
+
+    // False when some string was not UTF-8: the output is no wire form and must be dropped.
+    [[nodiscard]] bool ok() const noexcept { return ok_; }
+
+protected:
+    out_buffer<Container>& out_;
+    bool ok_ = true;
+};
+
 // Writes value with Writer into out from byte `start` on, out's storage kept. On a string that is
 // not UTF-8, out is cut back to `start` and encode_error names that string's pointer, which is
 // looked for only then; on any other throw out is cut back too.

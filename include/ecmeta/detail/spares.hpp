@@ -18,18 +18,19 @@ inline std::vector<void (*)() noexcept>& spare_pools() noexcept {
     return pools;
 }
 
-// This thread's spare values of type E. Every value a decode makes afresh keeps a place for
-// itself in the pool, so that dropping it later never allocates.
+// This thread's spare values of type E. After each decode the pool keeps room for all the E the
+// decoded value holds (hold_room in walker.hpp), so dropping them later never allocates; the
+// room is never more than the items held plus what one value holds, whatever was decoded before.
 template <class E>
 struct spare_pool {
     std::vector<E> items;
-    std::size_t made = 0;
+    std::size_t wanted = 0;  // counted by hold_room's first walk, reserved by its second
 
-    // A value is about to be made afresh: room for it here, grown as a vector grows.
-    void reserve_one() {
-        if (++made > items.capacity()) {
-            items.reserve(made > 2 * items.capacity() ? made : 2 * items.capacity());
+    void reserve_wanted() {
+        if (const std::size_t need = items.size() + wanted; need > items.capacity()) {
+            items.reserve(need > 2 * items.capacity() ? need : 2 * items.capacity());
         }
+        wanted = 0;
     }
 };
 
@@ -81,7 +82,6 @@ E& grow(std::vector<E>& list) {
             pool.items.pop_back();
             return list.back();
         }
-        pool.reserve_one();
     }
     return list.emplace_back();
 }
@@ -104,7 +104,6 @@ E& fill(std::optional<E>& o) {
     if (!o) {
         spare_pool<E>& pool = spares<E>();
         if (pool.items.empty()) {
-            pool.reserve_one();
             return o.emplace();
         }
         o.emplace(std::move(pool.items.back()));

@@ -289,6 +289,54 @@ void walk(R& r, T& out, bool strict) {
     }
 }
 
+// Whether a T holds anything a later decode into it may drop into the spares: list elements that
+// keep storage, or an optional's value, at any depth.
+template <class T>
+consteval bool may_drop() {
+    constexpr form f = form_of<T>();
+    if constexpr (f == form::nullable) {
+        return true;
+    } else if constexpr (f == form::list) {
+        return keeps_storage<typename T::value_type> || may_drop<typename T::value_type>();
+    } else if constexpr (f == form::message) {
+        return std::apply(
+            [](const auto&... fd) {
+                return (may_drop<typename std::remove_cvref_t<decltype(fd)>::member_type>() || ...);
+            },
+            schema<T>::fields);
+    } else {
+        return false;
+    }
+}
+
+// Room in this thread's spares for all `value` holds that a later decode into it may drop, so that
+// dropping never allocates. Walked twice: the first walk counts into each pool, the second
+// reserves. Room follows what the decoded value holds, not how many values were ever decoded.
+template <class T>
+void hold_room(const T& value, bool reserve) {
+    constexpr form f = form_of<T>();
+    if constexpr (f == form::nullable) {
+        if (value) {
+            spare_pool<typename T::value_type>& pool = spares<typename T::value_type>();
+            reserve ? pool.reserve_wanted() : static_cast<void>(++pool.wanted);
+            hold_room(*value, reserve);
+        }
+    } else if constexpr (f == form::list) {
+        using E = typename T::value_type;
+        if constexpr (keeps_storage<E>) {
+            spare_pool<E>& pool = spares<E>();
+            reserve ? pool.reserve_wanted() : static_cast<void>(pool.wanted += value.size());
+        }
+        if constexpr (may_drop<E>()) {
+            for (const E& e : value) {
+                hold_room(e, reserve);
+            }
+        }
+    } else if constexpr (f == form::message && may_drop<T>()) {
+        for_each_field<T>([&](const auto& fd) { hold_room(value.*fd.member, reserve); });
+    }
+}
+
 // Decodes `input` into `out` through Reader<false> and, if that refuses, again through
 // Reader<true>, which words the error: the fast path spends nothing on messages. If it throws,
 // `out` gets T{}'s value (keeping its storage) before the error goes on: decode_into never leaves
@@ -307,6 +355,10 @@ void decode_into(Input input, T& out, const decode_options& options) {
     } catch (...) {
         reset_in_place(out);
         throw;
+    }
+    if constexpr (may_drop<T>()) {
+        hold_room(out, false);
+        hold_room(out, true);
     }
 }
 

@@ -24,38 +24,45 @@ namespace ecmeta::detail::json {
     return done;
 }
 
+// Walks total bytes in blocks of Width: special(at) stores the block at `at` and returns a mask
+// with BitsPerByte bits a byte, the lowest set one at the first special byte. The last block is
+// the run's last Width bytes, overlapping bytes already checked, whose bits are shifted out; so
+// no byte is read or written past either end. Returns the offset of the first special byte, or
+// total. Needs total >= Width.
+template <std::size_t Width, unsigned BitsPerByte, class Special>
+[[nodiscard]] ECMETA_INLINE std::size_t plain_blocks(std::size_t total, Special&& special) noexcept {
+    std::size_t done = 0;
+    for (; total - done >= Width; done += Width) {
+        if (const auto mask = special(done); mask != 0) {
+            return done + static_cast<unsigned>(std::countr_zero(mask)) / BitsPerByte;
+        }
+    }
+    if (done == total) {
+        return total;
+    }
+    const auto mask = special(total - Width) >> (BitsPerByte * (Width - (total - done)));
+    return mask != 0 ? done + static_cast<unsigned>(std::countr_zero(mask)) / BitsPerByte : total;
+}
+
 // Copies bytes from `in` to `out` up to the first one a JSON string cannot hold as it is ('"', '\\',
 // a control character) or that starts a UTF-8 sequence; returns how many it copied. `out` must
-// have room for (end - in) bytes. A block of 32 (AVX2), 16 (SSE2) or 8 bytes is stored before it
-// is checked; the last block of a run is the run's last 32, 16 or 8 bytes, overlapping bytes already copied, so no byte
-// is read or written past either end.
+// have room for (end - in) bytes. Blocks of 32 (AVX2), 16 (SSE2) or 8 bytes, each stored before
+// it is checked.
 [[nodiscard]] inline std::size_t copy_plain(const char* in, const char* end, char* out) noexcept {
     const auto total = static_cast<std::size_t>(end - in);
-    std::size_t done = 0;
 #if ECMETA_JSON_AVX2
     if (total >= 32) {
         const __m256i quote = _mm256_set1_epi8('"');
         const __m256i backslash = _mm256_set1_epi8('\\');
         const __m256i space = _mm256_set1_epi8(0x20);
-        const auto special = [&](std::size_t at) {  // a bit per byte of in[at, at + 32)
+        return plain_blocks<32, 1>(total, [&](std::size_t at) {
             const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + at));
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at), v);
             const __m256i hit =
                 _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash)),
                                 _mm256_cmpgt_epi8(space, v));  // signed: catches >= 0x80 too
             return static_cast<std::uint32_t>(_mm256_movemask_epi8(hit));
-        };
-        for (; total - done >= 32; done += 32) {
-            if (const std::uint32_t mask = special(done); mask != 0) {
-                return done + static_cast<unsigned>(std::countr_zero(mask));
-            }
-        }
-        if (done == total) {
-            return total;
-        }
-        const std::size_t back = 32 - (total - done);  // bytes of the last block checked already
-        const std::uint32_t mask = special(total - 32) >> back;
-        return mask != 0 ? done + static_cast<unsigned>(std::countr_zero(mask)) : total;
+        });
     }
 #endif
 #if ECMETA_JSON_SSE2
@@ -63,50 +70,29 @@ namespace ecmeta::detail::json {
         const __m128i quote = _mm_set1_epi8('"');
         const __m128i backslash = _mm_set1_epi8('\\');
         const __m128i space = _mm_set1_epi8(0x20);
-        const auto special = [&](std::size_t at) {  // a bit per byte of in[at, at + 16)
+        return plain_blocks<16, 1>(total, [&](std::size_t at) {
             const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + at));
             _mm_storeu_si128(reinterpret_cast<__m128i*>(out + at), v);
             const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
                                              _mm_cmplt_epi8(v, space));  // signed: catches >= 0x80 too
             return static_cast<unsigned>(_mm_movemask_epi8(hit));
-        };
-        for (; total - done >= 16; done += 16) {
-            if (const unsigned mask = special(done); mask != 0) {
-                return done + static_cast<unsigned>(std::countr_zero(mask));
-            }
-        }
-        if (done == total) {
-            return total;
-        }
-        const std::size_t back = 16 - (total - done);  // bytes of the last block checked already
-        const unsigned mask = special(total - 16) >> back;
-        return mask != 0 ? done + static_cast<unsigned>(std::countr_zero(mask)) : total;
+        });
     }
 #endif
     if constexpr (std::endian::native == std::endian::little) {
-        constexpr std::uint64_t ones = 0x0101010101010101U;
-        constexpr std::uint64_t high = 0x8080808080808080U;
-        // A byte's high bit where it is special; above the first one, a borrow may set more.
-        const auto special = [&](std::size_t at) {
-            std::uint64_t w = 0;
-            std::memcpy(&w, in + at, sizeof w);
-            std::memcpy(out + at, &w, sizeof w);
-            const auto zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & high; };
-            return (w & high) | ((w - ones * 0x20U) & ~w & high) | zero_byte(w ^ (ones * '"')) |
-                   zero_byte(w ^ (ones * '\\'));
-        };
         if (total >= 8) {
-            for (; total - done >= 8; done += 8) {
-                if (const std::uint64_t found = special(done); found != 0) {
-                    return done + static_cast<unsigned>(std::countr_zero(found)) / 8;
-                }
-            }
-            if (done == total) {
-                return total;
-            }
-            const std::size_t back = 8 - (total - done);
-            const std::uint64_t found = special(total - 8) >> (8 * back);
-            return found != 0 ? done + static_cast<unsigned>(std::countr_zero(found)) / 8 : total;
+            // A byte's high bit where it is special; above the first one, a borrow may set more,
+            // and only the lowest is read.
+            return plain_blocks<8, 8>(total, [&](std::size_t at) {
+                constexpr std::uint64_t ones = 0x0101010101010101U;
+                constexpr std::uint64_t high = 0x8080808080808080U;
+                std::uint64_t w = 0;
+                std::memcpy(&w, in + at, sizeof w);
+                std::memcpy(out + at, &w, sizeof w);
+                const auto zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & high; };
+                return (w & high) | ((w - ones * 0x20U) & ~w & high) | zero_byte(w ^ (ones * '"')) |
+                       zero_byte(w ^ (ones * '\\'));
+            });
         }
     }
     return copy_plain_bytes(in, total, out);
@@ -183,12 +169,9 @@ namespace ecmeta::detail::json {
 // and control characters escaped — byte for byte Python's
 // json.dumps(..., ensure_ascii=False, separators=(",", ":")).
 template <class Container>
-class writer {
+class writer : public writer_base<Container> {
 public:
-    explicit writer(out_buffer<Container>& out) noexcept : out_(out) {}
-
-    // False when some string was not UTF-8 (the output is then not JSON and must be dropped).
-    [[nodiscard]] bool ok() const noexcept { return ok_; }
+    using writer_base<Container>::writer_base;
 
     // What visit tells a sink.
     ECMETA_INLINE void string(std::string_view s) {
@@ -324,8 +307,8 @@ private:
         }
     }
 
-    out_buffer<Container>& out_;
-    bool ok_ = true;
+    using writer_base<Container>::out_;
+    using writer_base<Container>::ok_;
 };
 
 // The length of value's canonical JSON where no string needs an escape, as most do not: what

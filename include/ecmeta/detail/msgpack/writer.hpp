@@ -22,12 +22,9 @@ namespace ecmeta::detail::msgpack {
 // Canonical MessagePack: the JSON form's data model, every integer and length in its smallest
 // form — byte for byte Python's msgpack.packb.
 template <class Container>
-class writer {
+class writer : public writer_base<Container> {
 public:
-    explicit writer(out_buffer<Container>& out) noexcept : out_(out) {}
-
-    // False when some string was not UTF-8 (the output must then be dropped).
-    [[nodiscard]] bool ok() const noexcept { return ok_; }
+    using writer_base<Container>::writer_base;
 
     // What visit tells a sink.
     ECMETA_INLINE void string(std::string_view s) {
@@ -179,8 +176,8 @@ private:
         return (any & 0x80U) == 0;
     }
 
-    out_buffer<Container>& out_;
-    bool ok_ = true;
+    using writer_base<Container>::out_;
+    using writer_base<Container>::ok_;
 };
 
 // How many bytes a header of a length n takes: 1 for a fix form (fix_max at most), then 8-, 16-
