@@ -65,7 +65,8 @@ TEST_CASE("encode_into that throws leaves the buffer empty", "[encode_into]") {
 
 TEST_CASE("every byte is escaped or kept wherever it falls in a vector, a word or the tail", "[encode_into]") {
     // The writers copy 32 bytes (AVX2), 16, 8, then one at a time; nlohmann writes each string again.
-    for (const std::size_t length : {1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 63, 64, 65}) {
+    for (const std::size_t length :
+         std::initializer_list<std::size_t>{1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 63, 64, 65}) {
         for (int byte = 0; byte < 0x80; ++byte) {
             for (std::size_t at = 0; at < length; ++at) {
                 std::string id(length, 'a');
