@@ -565,6 +565,8 @@ struct id_set_access {
 
     [[nodiscard]] static const std::vector<entry>& entries(const id_set& s) noexcept { return s.entries_; }
     [[nodiscard]] static const char* chars(const id_set& s) noexcept { return s.chars_.data(); }
+    // Every live id's bytes, in no order, and any that erased ids left behind.
+    [[nodiscard]] static std::string_view bytes(const id_set& s) noexcept { return s.chars_; }
 
     // Decoding: append every id as it comes, then sort and deduplicate once (a no-op for sorted input).
     static void append(id_set& s, std::string_view id) { s.append(id); }

@@ -105,3 +105,31 @@ TEST_CASE("a string of escapes only is written in full: its room is asked for as
     ecmeta::encode_into(ECMooncakeWorkerMetadata{.loaded = {controls}}, json);
     CHECK(json == expected);
 }
+
+TEST_CASE("a set is written whole when its bytes are plain, and id by id otherwise", "[encode_into]") {
+    // Every length from 0 to 70 in one set: each id copied in blocks, under each string header.
+    std::vector<std::string> ids;
+    for (std::size_t length = 0; length <= 70; ++length) {
+        ids.push_back(std::string(length, static_cast<char>('a' + length % 26)));
+    }
+    const auto expect_as_nlohmann = [](const ecmeta::id_set& set) {
+        const std::vector<std::string> sorted(set.begin(), set.end());
+        const std::string json = ecmeta::encode(ECMooncakeWorkerMetadata{.loaded = set});
+        REQUIRE(json.starts_with(R"({"loaded":)" + nlohmann::json(sorted).dump() + ","));
+        REQUIRE(ecmeta::encode_msgpack(ECMooncakeWorkerMetadata{.loaded = set}) ==
+                nlohmann::ordered_json::to_msgpack(nlohmann::ordered_json::parse(json)));
+    };
+    ecmeta::id_set set(ids);
+    expect_as_nlohmann(set);
+    // An erased id's bytes stay behind, plain or not: neither may change what is written.
+    set.insert("needs \"escapes\" \xc3\xa9");
+    expect_as_nlohmann(set);
+    set.erase("needs \"escapes\" \xc3\xa9");
+    expect_as_nlohmann(set);
+    set.erase(ids[40]);
+    expect_as_nlohmann(set);
+    // Two ids that are not UTF-8 although their bytes, side by side, are.
+    const ecmeta::id_set split{"a\xc3", "\xa9z"};
+    CHECK_THROWS_AS(ecmeta::encode(ECMooncakeWorkerMetadata{.loaded = split}), ecmeta::encode_error);
+    CHECK_THROWS_AS(ecmeta::encode_msgpack(ECMooncakeWorkerMetadata{.loaded = split}), ecmeta::encode_error);
+}

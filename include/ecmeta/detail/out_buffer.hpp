@@ -17,6 +17,33 @@
 
 namespace ecmeta::detail {
 
+// Copies n bytes with no call out of line (a libc memcpy costs more than copying an id):
+// 16-byte blocks, the last one overlapping, then 8, 4 and single bytes for shorter runs.
+ECMETA_INLINE void copy_inline(const char* in, std::size_t n, void* to) noexcept {
+    auto* out = static_cast<unsigned char*>(to);
+    const auto block = [&]<std::size_t Width>(std::size_t at) ECMETA_INLINE_LAMBDA {
+        unsigned char b[Width];
+        std::memcpy(b, in + at, Width);
+        std::memcpy(out + at, b, Width);
+    };
+    if (n >= 16) {
+        for (std::size_t at = 0; at + 16 < n; at += 16) {
+            block.template operator()<16>(at);
+        }
+        block.template operator()<16>(n - 16);
+    } else if (n >= 8) {
+        block.template operator()<8>(0);
+        block.template operator()<8>(n - 8);
+    } else if (n >= 4) {
+        block.template operator()<4>(0);
+        block.template operator()<4>(n - 4);
+    } else {
+        for (std::size_t i = 0; i < n; ++i) {
+            out[i] = static_cast<unsigned char>(in[i]);
+        }
+    }
+}
+
 // Writes at a cursor into `out` from byte `start` on. Each write first asks room(n) for an upper
 // bound of what it writes, then writes with no check. Storage the container already has is used
 // before any is allocated, so a warmed buffer allocates nothing.

@@ -252,6 +252,8 @@ ECMETA_INLINE void visit_fields(const T& value, Sink& sink, std::index_sequence<
 //   string(std::string_view)  u64(std::uint64_t)  i64(std::int64_t)  boolean(bool)  null()
 //   begin_list(size)  item(index)  end_list()       item(i) comes before element i
 //   begin_object(size)  key(index, name)  end_object()   key(i, name) comes before field i
+//   whole_ids(const id_set&), optional: true if the sink took the whole set at once; if false,
+//   the set is walked as a list of strings
 // The whole walk is inlined into its caller, so that a sink's state (the writers' cursor) can live
 // in registers rather than be stored and reloaded at every step.
 template <class T, class Sink>
@@ -272,6 +274,11 @@ ECMETA_INLINE void visit(const T& value, Sink& sink) {
             sink.null();
         }
     } else if constexpr (f == form::ids || f == form::list) {
+        if constexpr (f == form::ids && requires { sink.whole_ids(value); }) {
+            if (sink.whole_ids(value)) {
+                return;
+            }
+        }
         sink.begin_list(value.size());
         std::size_t i = 0;
         for (const auto& item : value) {

@@ -41,40 +41,41 @@ namespace ecmeta::detail {
     return 0;
 }
 
-[[nodiscard]] constexpr bool is_utf8(std::string_view s) noexcept {
+// How many bytes at the start of s are ASCII. Ids are mostly ASCII: 32, then 8 bytes at a time.
+// Each word is loaded straight from the input (a copy through a wider buffer stalls on store
+// forwarding).
+[[nodiscard]] constexpr std::size_t ascii_length(std::string_view s) noexcept {
     std::size_t i = 0;
-    while (i < s.size()) {
-        // Ids are mostly ASCII: skip it 32, then 8 bytes at a time. Each word is loaded straight
-        // from the input (a copy through a wider buffer stalls on store forwarding).
-        if (!std::is_constant_evaluated()) {
-            constexpr std::uint64_t high_bits = 0x8080808080808080U;
-            const auto word = [&](std::size_t at) {
-                std::uint64_t w = 0;
-                std::memcpy(&w, s.data() + at, sizeof w);
-                return w;
-            };
-            for (; i + 32 <= s.size(); i += 32) {
-                if (((word(i) | word(i + 8) | word(i + 16) | word(i + 24)) & high_bits) != 0) {
-                    break;
-                }
-            }
-            for (; i + 8 <= s.size(); i += 8) {
-                if ((word(i) & high_bits) != 0) {
-                    break;
-                }
-            }
-            // The tail: the input's last word, when it has one, else byte by byte below.
-            if (i != s.size() && s.size() - i < 8 && s.size() >= 8 && (word(s.size() - 8) & high_bits) == 0) {
+    if (!std::is_constant_evaluated()) {
+        constexpr std::uint64_t high_bits = 0x8080808080808080U;
+        const auto word = [&](std::size_t at) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, s.data() + at, sizeof w);
+            return w;
+        };
+        for (; i + 32 <= s.size(); i += 32) {
+            if (((word(i) | word(i + 8) | word(i + 16) | word(i + 24)) & high_bits) != 0) {
                 break;
             }
         }
-        if (i == s.size()) {
-            break;
+        for (; i + 8 <= s.size(); i += 8) {
+            if ((word(i) & high_bits) != 0) {
+                break;
+            }
         }
-        if (static_cast<unsigned char>(s[i]) < 0x80) {
-            ++i;
-            continue;
+        // The tail: the input's last word, when it has one, else byte by byte below.
+        if (i != s.size() && s.size() - i < 8 && s.size() >= 8 && (word(s.size() - 8) & high_bits) == 0) {
+            return s.size();
         }
+    }
+    while (i != s.size() && static_cast<unsigned char>(s[i]) < 0x80) {
+        ++i;
+    }
+    return i;
+}
+
+[[nodiscard]] constexpr bool is_utf8(std::string_view s) noexcept {
+    for (std::size_t i = ascii_length(s); i != s.size(); i += ascii_length(s.substr(i))) {
         const std::size_t n = utf8_sequence(s, i);
         if (n == 0) {
             return false;
