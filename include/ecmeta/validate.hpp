@@ -242,11 +242,11 @@ void check_strings(const T& value, std::string_view base, std::vector<problem>& 
 template <class Spec>
 void check_tensor(const Spec& s, std::string_view base, std::vector<problem>& out) {
     if (s.mm_hash.empty()) {
-        out.push_back({join(base, "mm_hash"), "expected a non-empty item id, got \"\""});
+        out.push_back({join(base, wire_name(&Spec::mm_hash)), "expected a non-empty item id, got \"\""});
     }
     for (std::size_t i = 0; i < s.shape.size(); ++i) {
         if (s.shape[i] < 0) {
-            out.push_back({join(join(base, "shape"), std::to_string(i)),
+            out.push_back({join(join(base, wire_name(&Spec::shape)), std::to_string(i)),
                            "expected a non-negative extent, got " + std::to_string(s.shape[i])});
         }
     }
@@ -256,20 +256,20 @@ void check_tensor(const Spec& s, std::string_view base, std::vector<problem>& ou
         if (s.dtype.starts_with("torch.") && itemsize(std::string_view{s.dtype}.substr(6))) {
             message += " (drop the \"torch.\" prefix)";
         }
-        out.push_back({join(base, "dtype"), std::move(message)});
+        out.push_back({join(base, wire_name(&Spec::dtype)), std::move(message)});
     } else if (std::none_of(s.shape.begin(), s.shape.end(), [](std::int64_t e) { return e < 0; })) {
         const auto want = expected_nbytes(s.shape, *item);
         if (!want) {
-            out.push_back({join(base, "nbytes"), "expected numel(shape) * itemsize(" + s.dtype +
-                                                     ") to fit 64 bits, got an overflowing product"});
+            out.push_back({join(base, wire_name(&Spec::nbytes)), "expected numel(shape) * itemsize(" + s.dtype +
+                                                                     ") to fit 64 bits, got an overflowing product"});
         } else if (*want != s.nbytes) {
-            out.push_back({join(base, "nbytes"), "expected " + std::to_string(*want) + " (numel(shape) * " +
-                                                     std::to_string(*item) + " bytes of " + s.dtype + "), got " +
-                                                     std::to_string(s.nbytes)});
+            out.push_back({join(base, wire_name(&Spec::nbytes)),
+                           "expected " + std::to_string(*want) + " (numel(shape) * " + std::to_string(*item) +
+                               " bytes of " + s.dtype + "), got " + std::to_string(s.nbytes)});
         }
     }
     if (s.transfer_id.empty()) {
-        out.push_back({join(base, "transfer_id"), "expected a non-empty transfer id, got \"\""});
+        out.push_back({join(base, wire_name(&Spec::transfer_id)), "expected a non-empty transfer id, got \"\""});
     }
 }
 
@@ -280,25 +280,25 @@ inline void check(const ECMooncakeLoadSpec& s, std::string_view base, std::vecto
 inline void check(const ECMooncakePushSpec& s, std::string_view base, std::vector<problem>& out) {
     check_tensor(s, base, out);
     if (std::string why = zmq_endpoint_problem(s.consumer_zmq); !why.empty()) {
-        out.push_back({join(base, "consumer_zmq"), std::move(why)});
+        out.push_back({join(base, wire_name(&ECMooncakePushSpec::consumer_zmq)), std::move(why)});
     }
 }
 
 inline void check(const ECMooncakeConnectorMetadata& m, std::string_view base, std::vector<problem>& out) {
-    const std::string loads = join(base, "loads");
+    const std::string loads = join(base, wire_name(&ECMooncakeConnectorMetadata::loads));
     for (std::size_t i = 0; i < m.loads.size(); ++i) {
         check(m.loads[i], join(loads, std::to_string(i)), out);
     }
-    const std::string pushes = join(base, "pushes");
+    const std::string pushes = join(base, wire_name(&ECMooncakeConnectorMetadata::pushes));
     std::unordered_map<std::string_view, std::size_t> first;  // transfer_id -> index
     for (std::size_t i = 0; i < m.pushes.size(); ++i) {
         const std::string at = join(pushes, std::to_string(i));
         check(m.pushes[i], at, out);
         const auto [it, fresh] = first.emplace(m.pushes[i].transfer_id, i);
         if (!fresh) {
-            out.push_back({join(at, "transfer_id"), "expected a transfer_id unique within the step, got \"" +
-                                                        m.pushes[i].transfer_id + "\" again (first at " + pushes + "/" +
-                                                        std::to_string(it->second) + ")"});
+            out.push_back({join(at, wire_name(&ECMooncakePushSpec::transfer_id)),
+                           "expected a transfer_id unique within the step, got \"" + m.pushes[i].transfer_id +
+                               "\" again (first at " + pushes + "/" + std::to_string(it->second) + ")"});
         }
     }
 }
@@ -307,7 +307,7 @@ inline void check(const ECMooncakeWorkerMetadata& w, std::string_view base, std:
     std::size_t i = 0;
     for (const std::string_view id : w.failed_loads) {
         if (w.loaded.contains(id)) {
-            out.push_back({join(join(base, "failed_loads"), std::to_string(i)),
+            out.push_back({join(join(base, wire_name(&ECMooncakeWorkerMetadata::failed_loads)), std::to_string(i)),
                            "expected an id not also in loaded, got \"" + std::string{id} + "\" in both"});
         }
         ++i;

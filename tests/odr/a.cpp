@@ -1,9 +1,5 @@
-// Two translation units include every header: a missing `inline` fails to link.
+// Two translation units (this and b.cpp) include every header and are linked into ecmeta_tests:
+// a definition missing its `inline` fails that link, which is the whole test.
 #include <ecmeta/ecmeta.hpp>
 #include <ecmeta/testing/catch.hpp>
 #include <ecmeta/testing/rapidcheck.hpp>
-
-std::string ecmeta_odr_a() {
-    return ecmeta::encode(ecmeta::ECMooncakeWorkerMetadata{.loaded = {"a"}}) +
-           std::to_string(ecmeta::validate(ecmeta::ECMooncakeLoadSpec{}).size());
-}

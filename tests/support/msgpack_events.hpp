@@ -144,7 +144,7 @@ private:
                     open(at, uint(b == 0xDE ? 2 : 4), true);
                     break;
                 default:  // 0xC1 is never used
-                    out_.syntax_error(at, "expected a MessagePack value, got reserved byte 0xc1");
+                    out_.syntax_error(at, std::string{ecmeta::detail::message::reserved_c1});
             }
         }
     }

@@ -73,6 +73,11 @@ TEST_CASE("MessagePack values with no place in the schema are refused with a poi
     CHECK_THAT(msgpack_failure<ECMooncakeWorkerMetadata>(with({0xA1, 0xFF})).what(),
                ContainsSubstring("invalid UTF-8"));
     CHECK_THAT(msgpack_failure<ECMooncakeWorkerMetadata>(with({0xC1})).what(), ContainsSubstring("reserved byte"));
+    // 0xC1 is refused where a value is skipped too: under an unknown key, and inside one.
+    CHECK_THAT(msgpack_failure<ECMooncakeWorkerMetadata>(bytes({0x81, 0xA1, 'x', 0xC1})).what(),
+               ContainsSubstring("expected a MessagePack value, got reserved byte 0xc1 at byte 3"));
+    CHECK_THAT(msgpack_failure<ECMooncakeWorkerMetadata>(bytes({0x81, 0xA1, 'x', 0x92, 0x01, 0xC1})).what(),
+               ContainsSubstring("reserved byte 0xc1 at byte 5"));
     CHECK_THAT(msgpack_failure<ECMooncakeWorkerMetadata>(bytes({0x81, 0x01, 0x90})).what(),
                ContainsSubstring("expected a string key"));
 }

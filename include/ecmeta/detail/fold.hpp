@@ -304,6 +304,7 @@ template <foldable T>
 [[nodiscard]] T fold(std::span<const source<T>> reports) {
     static_assert(std::tuple_size_v<decltype(fold_rules<T>::fields)> == member_count<T>(),
                   "fold_rules<T> must give every member of T a rule");
+    static_assert(distinct_members(fold_rules<T>::fields), "fold_rules<T> gives a member of T two rules");
     T out{};
     std::apply([&](const auto&... rule) { ((out.*rule.member = fold_field(reports, rule)), ...); },
                fold_rules<T>::fields);

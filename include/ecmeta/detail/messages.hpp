@@ -90,6 +90,15 @@ inline constexpr std::string_view not_utf8 = "expected a UTF-8 string, got inval
     return mismatch("non-negative integer that fits int64", found::integer(n));
 }
 
+// MessagePack's one byte that is never used: refused wherever it appears, skipped values included,
+// as msgpack.unpackb and nlohmann's from_msgpack refuse it.
+inline constexpr std::string_view reserved_c1 = "expected a MessagePack value, got reserved byte 0xc1";
+
+// Where fewer values may follow than a container's header promised (each takes a byte at least).
+[[nodiscard]] inline std::string fewer_values(std::uint64_t promised, std::size_t left) {
+    return "expected " + std::to_string(promised) + " more values, got " + std::to_string(left) + " bytes";
+}
+
 [[nodiscard]] inline std::string truncated(std::uint64_t wanted, std::size_t left) {
     return "expected " + std::to_string(wanted) + " more bytes, got " + std::to_string(left) + " (truncated input)";
 }

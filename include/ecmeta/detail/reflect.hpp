@@ -1,9 +1,11 @@
-// ecmeta — the number of members of an aggregate, so that tables listing every member (the wire
-// schema, the fold's rules) are checked at compile time. Standard library only.
+// ecmeta — the number of members of an aggregate, and whether a table's member pointers are all
+// different, so that tables listing every member (the wire schema, the fold's rules) are checked
+// at compile time to list each exactly once. Standard library only.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -32,6 +34,29 @@ constexpr std::size_t member_count() {
     } else {
         return member_count<T, N + 1>();
     }
+}
+
+template <class A, class B>
+constexpr bool same_member(A a, B b) {
+    if constexpr (std::is_same_v<A, B>) {
+        return a == b;
+    } else {
+        return false;  // members of different types are different members
+    }
+}
+
+// True when no two entries of a tuple (each with a `member` pointer) name the same member. With
+// as many entries as the struct has members, each member is then listed exactly once.
+template <class Tuple>
+consteval bool distinct_members(const Tuple& entries) {
+    return std::apply(
+        [](const auto&... e) {
+            std::size_t repeats = 0;
+            const auto count = [&](const auto& one) { ((repeats += same_member(one.member, e.member) ? 1 : 0), ...); };
+            (count(e), ...);
+            return repeats == sizeof...(e);  // each entry matches itself only
+        },
+        entries);
 }
 
 }  // namespace ecmeta::detail

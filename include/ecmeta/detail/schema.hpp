@@ -189,6 +189,21 @@ constexpr void for_each_field(F&& f) {
     std::apply([&](const auto&... fs) { (f(fs), ...); }, schema<T>::fields);
 }
 
+// A member's wire name, from schema<C>: one the schema does not list fails to compile.
+template <class C, class M>
+consteval std::string_view wire_name(M C::*member) {
+    std::string_view name;
+    for_each_field<C>([&](const auto& fd) {
+        if (same_member(fd.member, member)) {
+            name = fd.name;
+        }
+    });
+    if (name.empty()) {
+        throw "schema<C> does not list this member";  // not a constant expression: a compile error
+    }
+    return name;
+}
+
 // ---- what a type is on the wire: the member-kind dispatch, said once --------------------------
 
 // The forms a value takes: JSON's and MessagePack's shared data model, as the Python mirror's
@@ -307,6 +322,7 @@ consteval std::size_t field_count() {
     constexpr std::size_t n = std::tuple_size_v<decltype(schema<T>::fields)>;
     static_assert(n == member_count<T>(),
                   "schema<T> must list every member of T: a missing one would neither encode nor decode");
+    static_assert(distinct_members(schema<T>::fields), "schema<T> lists a member of T twice");
     static_assert(n <= 32, "a decoder marks the fields it has seen in 32 bits");
     return n;
 }

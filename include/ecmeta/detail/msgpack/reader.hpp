@@ -47,8 +47,10 @@ void skip_msgpack_value(std::span<const std::uint8_t> in, std::size_t& pos, Fail
         bytes(1);
         const std::uint8_t b = in[pos++];
         std::uint64_t children = 0;
-        if (b <= 0x7F || b >= 0xE0 || (b >= 0xC0 && b <= 0xC3)) {
-            // no payload (0xC1, never used, is passed over as it always was)
+        if (b == 0xC1) {
+            fail(at, std::string{message::reserved_c1});
+        } else if (b <= 0x7F || b >= 0xE0 || (b >= 0xC0 && b <= 0xC3)) {
+            // no payload
         } else if (b <= 0x8F) {
             children = std::uint64_t{2} * (b & 0x0FU);
         } else if (b <= 0x9F) {
@@ -74,8 +76,7 @@ void skip_msgpack_value(std::span<const std::uint8_t> in, std::size_t& pos, Fail
         }
         pending += children;
         if (pending > in.size() - pos) {
-            fail(at, "expected " + std::to_string(pending) + " more values, got " + std::to_string(in.size() - pos) +
-                         " bytes");
+            fail(at, message::fewer_values(pending, in.size() - pos));
         }
     }
 }
@@ -329,7 +330,7 @@ private:
             case map32:
                 return counted(at, big_endian(b == map16 ? 2 : 4), true);
             case 0xC1:
-                fail(at, "expected a MessagePack value, got reserved byte 0xc1");
+                fail(at, std::string{message::reserved_c1});
             default:
                 break;
         }
