@@ -42,7 +42,7 @@ using ecmeta::ECMooncakeWorkerMetadata;
 // value that holds it already: what a reusing decoder must store), memcpy (one copy of the
 // input: the floor of anything that reads it), scan (scan_floor, the JSON reader's floor),
 // tokenizer (below), ondemand_reuse (the On-Demand
-// variant the README's floors name, ondemand_variant.hpp: not decode's verdicts).
+// variant docs/performance.md's floors name, ondemand_variant.hpp: not decode's verdicts).
 
 // nlohmann's SAX parser with a handler that does nothing: the ceiling of any nlohmann decoder.
 struct null_sax {

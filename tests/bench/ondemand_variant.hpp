@@ -1,4 +1,4 @@
-// The variant the README's floors name: a decoder generated from schema<T>, as detail/walker.hpp
+// The variant docs/performance.md's floors name: a decoder generated from schema<T>, as detail/walker.hpp
 // is (though keys are matched in declared order, not next-declared first), over simdjson's
 // On-Demand API, which builds no tape, into a warmed value. Written for the bench only: it does
 // not validate what it skips, nor check what follows the root, so its verdicts are not decode's;

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The README's "What each field means" table, generated from the JSON Schema `ecmeta schema` exports
+"""docs/wire-format.md's "What each field means" table, generated from the JSON Schema `ecmeta schema` exports
 (itself generated from detail/schema.hpp): a field's meaning is written once, in the schema table.
 
 usage: field_table.py PATH/TO/ecmeta [--write]
-Checks that README.md holds the generated table (exit 1 if not); --write puts it there.
+Checks that docs/wire-format.md holds the generated table (exit 1 if not); --write puts it there.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "wire-format.md"
 HEADER = "| type | field | meaning |\n|---|---|---|\n"
 
 
@@ -43,9 +43,9 @@ def main() -> int:
         return 0
     if write:
         README.write_text(text[:start] + wanted + text[end:])
-        print("README.md: field table written")
+        print(f"{README.name}: field table written")
         return 0
-    print("README.md's field table is not the schema's; run tests/cli/field_table.py PATH/TO/ecmeta --write",
+    print(f"{README.name}'s field table is not the schema's; run tests/cli/field_table.py PATH/TO/ecmeta --write",
           file=sys.stderr)
     print("0 passed, 1 failed")
     return 1

@@ -155,7 +155,7 @@ void check_json_against_nlohmann(std::string_view json, const ecmeta::decode_opt
     }
     const auto dom = outcome<T>::of([&] { return from_dom<T>(nlohmann::ordered_json::parse(json)); });
     // A duplicate key's earlier value is checked by decode, which streams, and dropped unread by
-    // the DOM (README, the wire format): only there may decode refuse what from_json takes.
+    // the DOM (docs/wire-format.md): only there may decode refuse what from_json takes.
     if (decoded.value || !dom.value) {
         ECMETA_FUZZ_CHECK(decoded.value == dom.value);
     }

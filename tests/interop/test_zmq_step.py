@@ -55,7 +55,7 @@ def check(ok: bool, what: str) -> None:
         raise Failed(what)
 
 
-# ---- the wire, as README § "The engine step over ZeroMQ" states it ----------------------------
+# ---- the wire, as examples/zmq_step/README.md states it ----------------------------
 
 def encode(obj: Any, fmt: str) -> bytes:
     doc = ref.as_dict(obj)

@@ -8,7 +8,7 @@ usage: test_json_schema.py PATH/TO/ecmeta [--cases N] [--seed S]
   as the fuzz targets read it), seeded cases of the conformance generator (valid, scrambled and
   mutated), and a few written here for each listed exception.
 - Every document `decode` accepts must validate. Every document it refuses must fail validation,
-  unless the refusal is one of the exceptions the README lists under "The JSON Schema"; each
+  unless the refusal is one of the exceptions docs/wire-format.md lists under "The JSON Schema"; each
   disagreement is counted by kind, and a kind not in EXCEPTIONS fails the test.
 """
 
@@ -35,7 +35,7 @@ import ecmeta_ref as ref  # noqa: E402
 
 TYPES = ["load", "push", "connector", "worker", "ranks"]  # the fuzz targets' order (tests/fuzz/properties.hpp)
 
-# What the schema cannot say and decode enforces (README, "The JSON Schema"): kind -> how to tell.
+# What the schema cannot say and decode enforces (docs/wire-format.md, "The JSON Schema"): kind -> how to tell.
 EXCEPTIONS = {  # kind: (what, a word decode's message has for it)
     "integral float": ("a number with a fraction or exponent where an integer goes (8.0): JSON Schema's "
                        "integer takes it, decode does not", "got float"),
