@@ -3,7 +3,7 @@ include(CMakePackageConfigHelpers)
 set(ecmeta_config_dir "${CMAKE_INSTALL_DATADIR}/cmake/ecmeta")
 
 install(DIRECTORY include/ecmeta DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" COMPONENT ecmeta_Development)
-set(ecmeta_targets ecmeta_core)
+set(ecmeta_targets ecmeta_core ${ecmeta_kit_targets})
 if(ECMETA_USES_JSON)
   list(APPEND ecmeta_targets ecmeta_ecmeta ecmeta_testing)
 endif()
@@ -31,4 +31,16 @@ if(ECMETA_USES_JSON)
   set(ecmeta_pc_requires "nlohmann_json >= ${ecmeta_nlohmann_version}")
 endif()
 configure_file(cmake/ecmeta.pc.in "${PROJECT_BINARY_DIR}/ecmeta.pc" @ONLY)
+# ecmeta-gtest.pc and ecmeta-fmt.pc: ecmeta with GoogleTest and gMock (Debian's gtest.pc, gmock.pc),
+# or with {fmt} (fmt.pc).
+foreach(part IN ITEMS "gtest|GoogleTest printers and gMock matchers|gmock, gtest"
+                      "fmt|{fmt} formatters|fmt >= 9")
+  string(REPLACE "|" ";" part "${part}")
+  list(GET part 0 ecmeta_pc_part)
+  list(GET part 1 ecmeta_pc_part_what)
+  list(GET part 2 ecmeta_pc_part_requires)
+  configure_file(cmake/ecmeta-part.pc.in "${PROJECT_BINARY_DIR}/ecmeta-${ecmeta_pc_part}.pc" @ONLY)
+  install(FILES "${PROJECT_BINARY_DIR}/ecmeta-${ecmeta_pc_part}.pc" DESTINATION "${ecmeta_pc_dir}"
+          COMPONENT ecmeta_Development)
+endforeach()
 install(FILES "${PROJECT_BINARY_DIR}/ecmeta.pc" DESTINATION "${ecmeta_pc_dir}" COMPONENT ecmeta_Development)

@@ -17,6 +17,7 @@
 #include "detail/json/writer.hpp"
 #include "error.hpp"
 #include "metadata.hpp"
+#include "ostream.hpp"
 
 namespace ecmeta {
 namespace detail {

@@ -4,19 +4,15 @@
 
 #include <string>
 
-#include "../json.hpp"
+#include "../detail/text.hpp"
 
 namespace ecmeta::testing {
 
 // Canonical JSON, or a note saying why there is none (a test may build a string that is not UTF-8).
 template <class T>
-requires ecmeta::detail::wire_type<T>
+requires ecmeta::detail::printable<T>
 [[nodiscard]] std::string show(const T& value) {
-    try {
-        return ecmeta::encode(value);
-    } catch (const ecmeta::encode_error& e) {
-        return std::string{"<no wire form: "} + e.what() + ">";
-    }
+    return ecmeta::detail::canonical_text(value);
 }
 
 }  // namespace ecmeta::testing
