@@ -70,16 +70,4 @@ inline void release_thread_buffers() noexcept {
     detail::release_spares();
 }
 
-namespace detail {
-
-// decode_options::max_input_bytes, for every format.
-inline void check_size(std::size_t size, const decode_options& options) {
-    if (options.max_input_bytes != 0 && size > options.max_input_bytes) {
-        throw decode_error("", "expected at most " + std::to_string(options.max_input_bytes) + " bytes, got " +
-                                   std::to_string(size) + " bytes");
-    }
-}
-
-}  // namespace detail
-
 }  // namespace ecmeta

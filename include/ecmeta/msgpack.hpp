@@ -43,7 +43,7 @@ requires detail::wire_type<T>
 template <class T>
 requires detail::wire_type<T>
 void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, const decode_options& options = {}) {
-    detail::decode_into<detail::msgpack_pull>(bytes, out, options);
+    detail::decode_into<detail::msgpack_reader>(bytes, out, options);
 }
 
 // Strict decoding into a fresh T: decode_msgpack_into on T{}.

@@ -12,9 +12,9 @@
 
 #include <ecmeta/ecmeta.hpp>
 
+#include "../oracle/msgpack_events.hpp"
 #include "fuzz.hpp"
 #include "json_verdicts.hpp"
-#include "msgpack_events.hpp"
 
 namespace ecmeta_fuzz {
 
@@ -190,7 +190,7 @@ void check_msgpack_paths_agree(std::span<const std::uint8_t> bytes, const ecmeta
     const auto fast = outcome<T>::of([&] { return ecmeta::decode_msgpack<T>(bytes, options); });
     const auto reference = outcome<T>::of([&] {
         T out{};
-        ecmeta_test::decode_msgpack_events(bytes, out, options);
+        ecmeta_oracle::decode_msgpack_events(bytes, out, options);
         return out;
     });
     ECMETA_FUZZ_CHECK(fast == reference);

@@ -1,5 +1,5 @@
-// ecmeta — the words of every decode error, for every decoder and reader, and the walker's error
-// on its way out. Standard library only.
+// ecmeta — the words of every decode and encode error, for every decoder, reader and writer, and
+// the walker's error on its way out (validate's findings are worded beside their checks).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -93,6 +93,22 @@ inline constexpr std::string_view not_utf8 = "expected a UTF-8 string, got inval
 // MessagePack's one byte that is never used: refused wherever it appears, skipped values included,
 // as msgpack.unpackb and nlohmann's from_msgpack refuse it.
 inline constexpr std::string_view reserved_c1 = "expected a MessagePack value, got reserved byte 0xc1";
+
+// decode_options::max_input_bytes, refused before parsing.
+[[nodiscard]] inline std::string input_too_long(std::size_t limit, std::size_t size) {
+    return "expected at most " + std::to_string(limit) + " bytes, got " + std::to_string(size) + " bytes";
+}
+
+// MessagePack bytes after the value, and a map key that is not a string.
+inline constexpr std::string_view trailing_bytes = "expected end of input, got more bytes";
+inline constexpr std::string_view string_key = "expected a string key";
+
+// A container header that promises more elements than the bytes left could hold (each takes a
+// byte at least, a pair two): a lie told up front, refused before anything is reserved.
+[[nodiscard]] inline std::string container_too_long(std::size_t left, bool map, std::uint64_t n) {
+    return "expected at most " + std::to_string(left) + " bytes of elements, got " + (map ? "a map" : "an array") +
+           " header of " + std::to_string(n) + " elements";
+}
 
 // Where fewer values may follow than a container's header promised (each takes a byte at least).
 [[nodiscard]] inline std::string fewer_values(std::uint64_t promised, std::size_t left) {

@@ -337,6 +337,13 @@ void hold_room(const T& value, bool reserve) {
     }
 }
 
+// decode_options::max_input_bytes, for every format.
+inline void check_size(std::size_t size, const decode_options& options) {
+    if (options.max_input_bytes != 0 && size > options.max_input_bytes) {
+        throw decode_error("", message::input_too_long(options.max_input_bytes, size));
+    }
+}
+
 // Decodes `input` into `out` through Reader<false> and, if that refuses, again through
 // Reader<true>, which words the error: the fast path spends nothing on messages. If it throws,
 // `out` gets T{}'s value (keeping its storage) before the error goes on: decode_into never leaves

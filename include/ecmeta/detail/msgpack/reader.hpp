@@ -21,65 +21,9 @@
 
 namespace ecmeta::detail {
 
-// Skips one whole value at in[pos] with a single counter (no recursion, no stack, whatever the
-// depth), checking bounds only: a skipped string's bytes are not looked at. fail(at, message) must
-// not return.
-template <class Fail>
-void skip_msgpack_value(std::span<const std::uint8_t> in, std::size_t& pos, Fail&& fail) {
-    const auto bytes = [&](std::uint64_t n) {  // n more bytes must be there; returns n
-        if (n > in.size() - pos) {
-            fail(pos, message::truncated(n, in.size() - pos));
-        }
-        return static_cast<std::size_t>(n);
-    };
-    const auto uint = [&](std::size_t n) {  // big-endian unsigned of n bytes
-        bytes(n);
-        std::uint64_t v = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            v = (v << 8U) | in[pos++];
-        }
-        return v;
-    };
-    std::uint64_t pending = 1;
-    while (pending != 0) {
-        --pending;
-        const std::size_t at = pos;
-        bytes(1);
-        const std::uint8_t b = in[pos++];
-        std::uint64_t children = 0;
-        if (b == 0xC1) {
-            fail(at, std::string{message::reserved_c1});
-        } else if (b <= 0x7F || b >= 0xE0 || (b >= 0xC0 && b <= 0xC3)) {
-            // no payload
-        } else if (b <= 0x8F) {
-            children = std::uint64_t{2} * (b & 0x0FU);
-        } else if (b <= 0x9F) {
-            children = b & 0x0FU;
-        } else if (b <= 0xBF) {
-            pos += bytes(b & 0x1FU);
-        } else if (b >= 0xC4 && b <= 0xC6) {
-            pos += bytes(uint(std::size_t{1} << (b - 0xC4U)));
-        } else if (b >= 0xC7 && b <= 0xC9) {
-            pos += bytes(uint(std::size_t{1} << (b - 0xC7U)) + 1);
-        } else if (b == 0xCA || b == 0xCB) {
-            pos += bytes(b == 0xCA ? 4 : 8);
-        } else if (b >= 0xCC && b <= 0xD3) {
-            pos += bytes(std::size_t{1} << ((b - 0xCCU) & 3U));
-        } else if (b >= 0xD4 && b <= 0xD8) {
-            pos += bytes((std::size_t{1} << (b - 0xD4U)) + 1);
-        } else if (b >= 0xD9 && b <= 0xDB) {
-            pos += bytes(uint(std::size_t{1} << (b - 0xD9U)));
-        } else if (b == 0xDC || b == 0xDD) {
-            children = uint(b == 0xDC ? 2 : 4);
-        } else {  // 0xDE, 0xDF
-            children = 2 * uint(b == 0xDE ? 2 : 4);
-        }
-        pending += children;
-        if (pending > in.size() - pos) {
-            fail(at, message::fewer_values(pending, in.size() - pos));
-        }
-    }
-}
+using msgpack_tag::family;
+using msgpack_tag::header_form;
+using msgpack_tag::header_forms;
 
 // A float's text in messages: the shortest that reads back, and "8.0" rather than "8", as in JSON.
 [[nodiscard]] inline std::string float_text(double d) {
@@ -99,7 +43,7 @@ void skip_msgpack_value(std::span<const std::uint8_t> in, std::size_t& pos, Fail
 // in it comes first. Lengths are untrusted: a container may not promise more elements than bytes
 // remain (each needs at least one), and nothing is reserved from a length alone.
 template <bool Naming>
-class msgpack_pull {
+class msgpack_reader {
 public:
     static constexpr bool names_errors = Naming;
     struct value {};  // a stream: the next value is the one at the read position
@@ -108,38 +52,33 @@ public:
     };
     using object_cursor = array_cursor;  // key-value pairs left
 
-    explicit msgpack_pull(std::span<const std::uint8_t> in) noexcept : in_(in) {}
+    explicit msgpack_reader(std::span<const std::uint8_t> in) noexcept : in_(in) {}
 
     [[nodiscard]] value root() const noexcept { return {}; }
     void finish() const {
         if (pos_ != in_.size()) {
-            fail(pos_, "expected end of input, got more bytes");
+            fail(pos_, message::trailing_bytes);
         }
     }
 
     std::string_view string(value /*unused*/) {
         const std::size_t at = pos_;
-        const std::uint8_t b = byte();
-        if (!is_string(b)) {
+        const header_form h = header();
+        if (h.kind != family::str) {
             mismatch(at);
         }
-        return text(string_length(b));
+        return text(number(h));
     }
 
     std::uint64_t u64(value /*unused*/) {
-        using namespace msgpack_tag;
         const std::size_t at = pos_;
-        const std::uint8_t b = byte();
-        if (b <= positive_fixint_max) {
-            return b;
+        const header_form h = header();
+        if (h.kind == family::uint) {
+            return number(h);
         }
-        if (b >= uint8 && b <= uint64) {
-            return big_endian(std::size_t{1} << (b - uint8));
-        }
-        if (b >= int8 && b <= int64) {  // a signed form of a non-negative value is that value
-            const std::size_t n = std::size_t{1} << (b - int8);
-            const std::uint64_t v = big_endian(n);
-            if ((v >> (8 * n - 1)) == 0) {
+        if (h.kind == family::sint && h.size != 0) {  // a signed form of a non-negative value is that value
+            const std::uint64_t v = number(h);
+            if ((v >> (8U * h.size - 1)) == 0) {
                 return v;
             }
         }
@@ -148,11 +87,11 @@ public:
 
     bool boolean(value /*unused*/) {
         const std::size_t at = pos_;
-        const std::uint8_t b = byte();
-        if (b != msgpack_tag::false_ && b != msgpack_tag::true_) {
+        const header_form h = header();
+        if (h.kind != family::boolean) {
             mismatch(at);
         }
-        return b == msgpack_tag::true_;
+        return h.fixed != 0;
     }
 
     bool null(value /*unused*/) {
@@ -163,15 +102,9 @@ public:
         return false;
     }
 
-    array_cursor array(value /*unused*/) {
-        using namespace msgpack_tag;
-        return {container(fixarray, array16, false)};
-    }
+    array_cursor array(value /*unused*/) { return {container(family::array)}; }
 
-    object_cursor object(value /*unused*/) {
-        using namespace msgpack_tag;
-        return {container(fixmap, map16, true)};
-    }
+    object_cursor object(value /*unused*/) { return {container(family::map)}; }
 
     static bool next(array_cursor& c, value& /*unused*/) noexcept {
         if (c.left == 0) {
@@ -189,14 +122,14 @@ public:
         }
         --c.left;
         const std::size_t at = pos_;
-        const std::uint8_t b = byte();
-        if (!is_string(b)) {
-            fail(at, "expected a string key");
+        const header_form h = header();
+        if (h.kind != family::str) {
+            fail(at, message::string_key);
         }
-        const std::size_t n = string_length(b);
+        const std::uint64_t n = number(h);
         const std::size_t start = pos_;
         advance(n);
-        key = {reinterpret_cast<const char*>(in_.data() + start), n};
+        key = {reinterpret_cast<const char*>(in_.data() + start), static_cast<std::size_t>(n)};
         return true;
     }
     void unknown_key(std::string_view key) const {
@@ -220,12 +153,10 @@ public:
         if (c.left == 0 || left < 2) {
             return;
         }
-        const std::uint8_t b = in_[pos_];
+        const header_form h = header_forms[in_[pos_]];
         std::size_t first = 0;
-        if (b >= msgpack_tag::fixstr && b <= msgpack_tag::fixstr_max) {
-            first = b & 0x1FU;
-        } else if (b == msgpack_tag::str8) {
-            first = in_[pos_ + 1];
+        if (h.kind == family::str && h.size <= 1) {
+            first = h.size == 0 ? h.fixed : in_[pos_ + 1];
         }
         try {
             id_set_access::reserve_guess(set, reservable(c, sizeof(id_set_access::entry)),
@@ -234,8 +165,42 @@ public:
         }
     }
 
+    // Skips one whole value with a single counter (no recursion, no stack, whatever the depth),
+    // checking bounds only: a skipped string's bytes are not looked at.
     void skip(value /*unused*/) {
-        skip_msgpack_value(in_, pos_, [](std::size_t at, const std::string& what) { fail(at, what); });
+        std::uint64_t pending = 1;
+        while (pending != 0) {
+            --pending;
+            const std::size_t at = pos_;
+            const header_form h = header();
+            const std::uint64_t n = h.kind == family::sint && h.size == 0 ? 0 : number(h);
+            switch (h.kind) {
+                case family::str:
+                case family::bin:
+                    advance(n);
+                    break;
+                case family::ext:
+                    advance(n + 1);  // its type byte, then its data
+                    break;
+                case family::array:
+                    pending += n;
+                    break;
+                case family::map:
+                    pending += 2 * n;
+                    break;
+                case family::unused:
+                    fail(at, message::reserved_c1);
+                default:  // the value was the header
+                    break;
+            }
+            if (pending > in_.size() - pos_) {
+                if constexpr (Naming) {
+                    fail(at, message::fewer_values(pending, in_.size() - pos_));
+                } else {
+                    refuse();
+                }
+            }
+        }
     }
 
 private:
@@ -269,77 +234,52 @@ private:
     }
 
     std::string describe() {
-        using namespace msgpack_tag;
         const std::size_t at = pos_;
         const std::uint8_t b = byte();
-        if (b <= positive_fixint_max) {
-            return found::integer(std::uint64_t{b});
-        }
-        if (b >= 0xE0) {  // negative fixint
-            return found::integer(std::int64_t{static_cast<std::int8_t>(b)});
-        }
-        if (b <= fixmap_max) {
-            return counted(at, b & 0x0FU, true);
-        }
-        if (b <= fixarray_max) {
-            return counted(at, b & 0x0FU, false);
-        }
-        if (is_string(b)) {
-            text(string_length(b));
-            return found::text;
-        }
-        switch (b) {
-            case nil:
-                return found::null;
-            case false_:
-            case true_:
-                return found::boolean(b == true_);
-            case 0xC4:  // bin 8, 16, 32
-            case 0xC5:
-            case 0xC6:
-                advance(big_endian(std::size_t{1} << (b - 0xC4U)));
-                return found::binary;
-            case 0xC7:  // ext 8, 16, 32
-            case 0xC8:
-            case 0xC9:
-                advance(big_endian(std::size_t{1} << (b - 0xC7U)) + 1);
-                return found::extension;
-            case 0xCA: {  // float 32
-                const auto bits = static_cast<std::uint32_t>(big_endian(4));
-                float f = 0;
-                std::memcpy(&f, &bits, sizeof f);
-                return found::floating(float_text(f));
+        const header_form h = header_forms[b];
+        switch (h.kind) {
+            case family::uint:
+                return found::integer(number(h));
+            case family::sint: {
+                if (h.size == 0) {
+                    return found::integer(std::int64_t{static_cast<std::int8_t>(b)});  // negative fixint
+                }
+                const auto shift = 64U - 8U * h.size;
+                return found::integer(static_cast<std::int64_t>(number(h) << shift) >> shift);
             }
-            case 0xCB: {  // float 64
-                const std::uint64_t bits = big_endian(8);
+            case family::null:
+                return found::null;
+            case family::boolean:
+                return found::boolean(h.fixed != 0);
+            case family::floating: {
+                const std::uint64_t bits = number(h);
+                if (h.size == 4) {
+                    float f = 0;
+                    const auto narrow = static_cast<std::uint32_t>(bits);
+                    std::memcpy(&f, &narrow, sizeof f);
+                    return found::floating(float_text(f));
+                }
                 double d = 0;
                 std::memcpy(&d, &bits, sizeof d);
                 return found::floating(float_text(d));
             }
-            case 0xD4:  // fixext 1, 2, 4, 8, 16
-            case 0xD5:
-            case 0xD6:
-            case 0xD7:
-            case 0xD8:
-                advance((std::size_t{1} << (b - 0xD4U)) + 1);
+            case family::str:
+                text(number(h));
+                return found::text;
+            case family::bin:
+                advance(number(h));
+                return found::binary;
+            case family::ext:
+                advance(number(h) + 1);
                 return found::extension;
-            case array16:
-            case array32:
-                return counted(at, big_endian(b == array16 ? 2 : 4), false);
-            case map16:
-            case map32:
-                return counted(at, big_endian(b == map16 ? 2 : 4), true);
-            case 0xC1:
-                fail(at, std::string{message::reserved_c1});
-            default:
+            case family::array:
+                return counted(at, number(h), false);
+            case family::map:
+                return counted(at, number(h), true);
+            case family::unused:
                 break;
         }
-        if (b >= uint8 && b <= uint64) {
-            return found::integer(big_endian(std::size_t{1} << (b - uint8)));
-        }
-        const std::size_t n = std::size_t{1} << (b - int8);  // int 8, 16, 32, 64
-        const auto shift = static_cast<unsigned>(64 - 8 * n);
-        return found::integer(static_cast<std::int64_t>(big_endian(n) << shift) >> shift);
+        fail(at, message::reserved_c1);
     }
 
     // A container header at `at` that promised n elements (pairs, for a map).
@@ -354,47 +294,34 @@ private:
             return;
         }
         if constexpr (Naming) {
-            fail(at, "expected at most " + std::to_string(in_.size() - pos_) + " bytes of elements, got " +
-                         (map ? "a map" : "an array") + " header of " + std::to_string(n) + " elements");
+            fail(at, message::container_too_long(in_.size() - pos_, map, n));
         } else {
             refuse();
         }
     }
 
-    // A container header (fix form at `fix`, 16- and 32-bit forms at `bits16` and the next byte):
-    // its element count.
-    std::size_t container(std::uint8_t fix, std::uint8_t bits16, bool map) {
+    // A container header of the family asked for: its element count.
+    std::size_t container(family kind) {
         const std::size_t at = pos_;
-        const std::uint8_t b = byte();
-        std::uint64_t n = 0;
-        if (b >= fix && b <= fix + 0x0FU) {
-            n = b & 0x0FU;
-        } else if (b == bits16 || b == bits16 + 1U) {
-            n = big_endian(b == bits16 ? 2 : 4);
-        } else {
+        const header_form h = header();
+        if (h.kind != kind) {
             mismatch(at);
         }
-        check_count(at, n, map);
+        const std::uint64_t n = number(h);
+        check_count(at, n, kind == family::map);
         return static_cast<std::size_t>(n);
     }
 
-    [[nodiscard]] static bool is_string(std::uint8_t b) noexcept {
-        return (b >= msgpack_tag::fixstr && b <= msgpack_tag::fixstr_max) ||
-               (b >= msgpack_tag::str8 && b <= msgpack_tag::str32);
-    }
+    // The tag at the read position, read.
+    header_form header() { return header_forms[byte()]; }
 
-    // The length of the string whose tag b was (is_string(b)).
-    std::size_t string_length(std::uint8_t b) {
-        if (b <= msgpack_tag::fixstr_max) {
-            return b & 0x1FU;
-        }
-        return static_cast<std::size_t>(big_endian(std::size_t{1} << (b - msgpack_tag::str8)));
-    }
+    // The value, length or count a header holds: in the tag, or in the bytes after it, read.
+    std::uint64_t number(const header_form& h) { return h.size == 0 ? h.fixed : big_endian(h.size); }
 
-    std::string_view text(std::size_t n) {
+    std::string_view text(std::uint64_t n) {
         const std::size_t at = pos_;
         advance(n);
-        const std::string_view s{reinterpret_cast<const char*>(in_.data() + at), n};
+        const std::string_view s{reinterpret_cast<const char*>(in_.data() + at), static_cast<std::size_t>(n)};
         if (!is_utf8(s)) {
             fail(at, message::not_utf8);
         }

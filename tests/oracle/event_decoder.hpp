@@ -1,8 +1,14 @@
 // The event decoder: builds a value straight from parse events, checking it against the schema.
-// It was the library's decoder of JSON text and MessagePack (fed by nlohmann's SAX parser and by
-// a MessagePack event reader) until the generated decoder (walker.hpp) came to read every source
-// and word every error itself. It stays here as the parity oracle that the fuzz targets and
-// their corpus replay hold the walker to: json_events.hpp and msgpack_events.hpp feed it.
+// It was the library's decoder of MessagePack (fed by a MessagePack event reader) until the
+// generated decoder (walker.hpp) came to read every source and word every error itself. It stays
+// as the parity oracle that the fuzz targets and their corpus replay hold the walker to;
+// msgpack_events.hpp feeds it.
+//
+// What it shares with the library, and so cannot catch a bug in: the schema table (schema<T>,
+// form_of, for_each_field, member_count), name matching (same_name), the defaults of fields left
+// out (to_defaults), pointer tokens (append_pointer_token), id_set's internals (id_set_access) and
+// the input-size check (check_size), UTF-8 validation (is_utf8) and a type trait (is_vector). Everything else (reading
+// the bytes, skipping values, lengths and bounds, and the words of its errors) is its own.
 #pragma once
 
 #include <algorithm>
@@ -23,12 +29,23 @@
 #include <ecmeta/detail/walker.hpp>
 #include <ecmeta/error.hpp>
 
-namespace ecmeta_test {
+namespace ecmeta_oracle {
 
-using namespace ecmeta::detail;  // NOLINT(google-build-using-namespace): the oracle is the library's own code
 using ecmeta::decode_error;
 using ecmeta::decode_options;
 using ecmeta::id_set;
+using ecmeta::detail::append_pointer_token;
+using ecmeta::detail::for_each_field;
+using ecmeta::detail::form;
+using ecmeta::detail::form_of;
+using ecmeta::detail::id_set_access;
+using ecmeta::detail::is_utf8;
+using ecmeta::detail::is_vector;
+using ecmeta::detail::list_of;
+using ecmeta::detail::member_count;
+using ecmeta::detail::same_name;
+using ecmeta::detail::schema;
+using ecmeta::detail::to_defaults;
 
 // ---- the run-time table the event decoder walks ----------------------------------------
 
@@ -655,4 +672,4 @@ private:
     fixed_stack<frame, max_depth> stack_;  // the schema bounds the open frames: no allocation
 };
 
-}  // namespace ecmeta_test
+}  // namespace ecmeta_oracle
