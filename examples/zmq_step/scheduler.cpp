@@ -11,10 +11,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "../command_line.hpp"
-#include "zmq_step.hpp"
+#include "load.hpp"
+#include "scheduler.hpp"
 
 namespace {
 
@@ -39,34 +41,32 @@ std::uint64_t fnv1a(std::string_view bytes) {
 }
 
 // One step of the trace: what each rank's accepted reply was, who was silent, every line the
-// step logged (why a message was dropped), and the aggregate.
+// step logged (why a message was dropped), and the aggregate; reports in their canonical JSON, and
+// a dropped frame's bytes that are not UTF-8 replaced.
 std::string trace_line(const zmq_step::scheduler& s, const zmq_step::step_result& r, std::string_view body) {
-    using nlohmann::json;
-    const auto text = [](const std::string& line) {  // a dropped frame's bytes may not be UTF-8
-        return json(line).dump(-1, ' ', false, json::error_handler_t::replace);
-    };
-    std::string reports;
-    std::string none;
-    std::string silent;
+    using nlohmann::ordered_json;
+    ordered_json reports = ordered_json::object();
+    ordered_json none = ordered_json::array();
+    ordered_json silent = ordered_json::array();
     for (std::size_t rank = 0; rank < r.answered.size(); ++rank) {
-        const std::string n = std::to_string(rank);
         if (r.reported[rank]) {
-            reports += (reports.empty() ? "\"" : ",\"") + n + "\":" + ecmeta::encode(s.last_report(rank));
+            reports[std::to_string(rank)] = s.last_report(rank);
         } else if (r.answered[rank]) {
-            none += (none.empty() ? "" : ",") + n;
+            none.push_back(rank);
         } else {
-            silent += (silent.empty() ? "" : ",") + n;
+            silent.push_back(rank);
         }
-    }
-    std::string log;
-    for (const std::string& line : r.log) {
-        log += (log.empty() ? "" : ",") + text(line);
     }
     std::array<char, 17> digest{};
     std::snprintf(digest.data(), digest.size(), "%016llx", static_cast<unsigned long long>(fnv1a(body)));
-    return R"({"step":)" + std::to_string(r.step) + R"(,"body_fnv1a":")" + digest.data() + R"(","reports":{)" +
-           reports + R"(},"none":[)" + none + R"(],"silent":[)" + silent + R"(],"log":[)" + log + R"(],"aggregate":)" +
-           (r.aggregate ? ecmeta::encode(*r.aggregate) : "null") + "}\n";
+    const ordered_json line{{"step", r.step},
+                            {"body_fnv1a", digest.data()},
+                            {"reports", std::move(reports)},
+                            {"none", std::move(none)},
+                            {"silent", std::move(silent)},
+                            {"log", r.log},
+                            {"aggregate", r.aggregate ? ordered_json(*r.aggregate) : ordered_json(nullptr)}};
+    return line.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 double ms(zmq_step::clock::duration d) {
@@ -75,7 +75,7 @@ double ms(zmq_step::clock::duration d) {
 
 }  // namespace
 
-// The command line: the help is generated from these, and the README's option list is its output.
+// The command line: the help is generated from these, and examples/zmq_step/README.md's option list follows it.
 struct settings {
     std::string bind = "tcp://127.0.0.1:5555";
     std::size_t workers = 2;
@@ -109,7 +109,8 @@ struct settings {
         number("--interval-ms", interval_ms, "I", "Pause between steps");
         number("--startup-ms", startup_ms, "T", "How long to wait for every rank's hello");
         app.add_flag("--quiet", quiet, "Leave the aggregate out of the step lines");
-        app.add_option("--trace", trace, "Append one JSON line per step to FILE (README, \"The trace\")")
+        app.add_option("--trace", trace,
+                       "Append one JSON line per step to FILE (examples/zmq_step/README.md, \"The trace\")")
             ->option_text("FILE");
     }
 };

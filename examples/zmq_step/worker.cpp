@@ -1,4 +1,4 @@
-// ecmeta-worker: one tensor-parallel rank of the engine step over ZeroMQ (see zmq_step.hpp).
+// ecmeta-worker: one tensor-parallel rank of the engine step over ZeroMQ (see README.md).
 // SPDX-License-Identifier: Apache-2.0
 #include <cstdio>
 #include <exception>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "../command_line.hpp"
-#include "zmq_step.hpp"
+#include "worker.hpp"
 
 int main(int argc, char** argv) {
     std::string reply_format = "msgpack";

@@ -27,7 +27,9 @@
 #include <atomic>
 #include <thread>
 
-#include "zmq_step.hpp"
+#include "load.hpp"
+#include "scheduler.hpp"
+#include "worker.hpp"
 #endif
 
 namespace {

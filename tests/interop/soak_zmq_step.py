@@ -14,7 +14,7 @@ Then every line of every trace is checked:
   - the aggregate is the reference fold (tests/conformance/ecmeta_ref.py) of the reports the
     line says were accepted, in rank order;
   - each accepted report is the reply to that step and no other: a C++ worker's equals its rule
-    (zmq_step.hpp, play) applied to the step's body, found by the body's FNV-1a among the bodies
+    (examples/zmq_step/rule.hpp, play) applied to the step's body, found by the body's FNV-1a among the bodies
     the Python worker received; a Python reply carries a nonce, accepted once, for that step;
   - a garbage or wrong-step reply is never accepted, and the step's log names its rank;
   - no C++ worker's reply is ever dropped as malformed;
@@ -63,7 +63,7 @@ class Failed(Exception):
     pass
 
 
-# ---- what the C++ worker answers (zmq_step.hpp: mix and play) ---------------------------------
+# ---- what the C++ worker answers (rule.hpp: mix and play) ---------------------------------
 
 M64 = (1 << 64) - 1
 
