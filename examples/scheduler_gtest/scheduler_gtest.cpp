@@ -13,30 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "../scheduler_test/ready_items.hpp"  // the scheduler code under test
+
 using ecmeta::testing::FoldsTo;
 using ecmeta::testing::IsLoadedEverywhere;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 using ::testing::Not;
 using Ranks = std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>;
-
-// ---- the scheduler code under test --------------------------------------------------------
-
-// Which of this step's loads the language model may use: those every rank reports loaded.
-// Silent ranks are skipped; if no rank reported, nothing is ready.
-std::vector<std::string> ready_items(const ecmeta::ECMooncakeConnectorMetadata& step, const Ranks& ranks) {
-    const auto seen = ecmeta::aggregate(ranks);
-    std::vector<std::string> ready;
-    if (!seen) {
-        return ready;
-    }
-    for (const auto& load : step.loads) {
-        if (seen->loaded.contains(load.mm_hash)) {
-            ready.push_back(load.mm_hash);
-        }
-    }
-    return ready;
-}
 
 // ---- its tests ----------------------------------------------------------------------------
 

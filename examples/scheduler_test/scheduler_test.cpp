@@ -16,24 +16,7 @@
 #include <string>
 #include <vector>
 
-// ---- the scheduler code under test --------------------------------------------------------
-
-// Which of this step's loads the language model may use: those every rank reports loaded.
-// Silent ranks are skipped; if no rank reported, nothing is ready.
-std::vector<std::string> ready_items(const ecmeta::ECMooncakeConnectorMetadata& step,
-                                     const std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>& ranks) {
-    const auto seen = ecmeta::aggregate(ranks);
-    std::vector<std::string> ready;
-    if (!seen) {
-        return ready;
-    }
-    for (const auto& load : step.loads) {
-        if (seen->loaded.contains(load.mm_hash)) {
-            ready.push_back(load.mm_hash);
-        }
-    }
-    return ready;
-}
+#include "ready_items.hpp"  // the scheduler code under test
 
 // ---- its tests ----------------------------------------------------------------------------
 
