@@ -40,7 +40,7 @@ std::string where(std::string_view pointer) {
     return pointer.empty() ? std::string{ecmeta::decode_error::root} : one_line(pointer);
 }
 
-// The command line: the help is generated from these, and the README's usage block is its output.
+// The command line: the help is generated from these, and docs/cli.md's usage block is its output.
 void describe(CLI::App& app, options& o) {
     command_line::common(app);
     app.fallthrough();  // the options below go anywhere on the line, after the command too

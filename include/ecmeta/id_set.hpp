@@ -20,9 +20,7 @@
 #include <utility>
 #include <vector>
 
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <stdlib.h>  // _byteswap_uint64
-#endif
+#include "detail/id_order.hpp"
 
 namespace ecmeta {
 
@@ -32,66 +30,11 @@ struct sorted_unique_t {
 };
 inline constexpr sorted_unique_t sorted_unique{};
 
-namespace detail {
-
-[[nodiscard]] inline std::uint64_t load_big_endian(const char* bytes) noexcept {
-    std::uint64_t value = 0;
-    std::memcpy(&value, bytes, sizeof value);
-    if constexpr (std::endian::native == std::endian::little) {
-#if defined(_MSC_VER) && !defined(__clang__)
-        value = _byteswap_uint64(value);
-#else
-        value = __builtin_bswap64(value);  // std::byteswap is C++23
-#endif
-    }
-    return value;
-}
-
-// The first eight bytes of an id as one big-endian integer, zero-padded: heads order ids exactly
-// as their bytes do wherever they differ, so most comparisons are one integer comparison.
-[[nodiscard]] inline std::uint64_t id_head(std::string_view id) noexcept {
-    if (id.size() >= 8) {
-        return load_big_endian(id.data());
-    }
-    char padded[8] = {};
-    if (!id.empty()) {
-        std::memcpy(padded, id.data(), id.size());
-    }
-    return load_big_endian(padded);
-}
-
-// Byte order of two ids (as std::string compares them) given their heads; inline, eight bytes
-// at a time, since equal heads are the common case of a fold (a match) and ids are short.
-[[nodiscard]] inline int compare_ids(std::uint64_t head_a, std::string_view a, std::uint64_t head_b,
-                                     std::string_view b) noexcept {
-    if (head_a != head_b) {
-        return head_a < head_b ? -1 : 1;
-    }
-    // Equal heads: the ids agree on their first min(size, 8) bytes.
-    const std::size_t common = std::min(a.size(), b.size());
-    std::size_t i = 8;
-    for (; i + 8 <= common; i += 8) {
-        const std::uint64_t x = load_big_endian(a.data() + i);
-        const std::uint64_t y = load_big_endian(b.data() + i);
-        if (x != y) {
-            return x < y ? -1 : 1;
-        }
-    }
-    for (; i < common; ++i) {
-        if (a[i] != b[i]) {
-            return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]) ? -1 : 1;
-        }
-    }
-    return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
-}
-
-struct id_set_access;
-
-}  // namespace detail
-
 class id_set;
 
 namespace detail {
+
+struct id_set_access;
 
 // A range of string-like elements an id_set can be built from; never an id_set itself, which
 // is copied or moved instead.

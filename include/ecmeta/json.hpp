@@ -20,46 +20,6 @@
 #include "ostream.hpp"
 
 namespace ecmeta {
-namespace detail {
-
-// Builds value's nlohmann DOM, through the one walk the writers take.
-template <class BasicJson, class T>
-BasicJson to_dom(const T& value) {
-    struct builder {
-        BasicJson root{};
-        std::vector<BasicJson*> open{};  // the lists and objects being filled, innermost last
-        std::string_view name{};         // the key of the next field
-
-        // Where the next value goes. Only the innermost container grows, so the pointers to the
-        // ones outside it stay valid.
-        BasicJson& slot() {
-            if (open.empty()) {
-                return root;
-            }
-            BasicJson& parent = *open.back();
-            if (parent.is_array()) {
-                parent.push_back(nullptr);
-                return parent.back();
-            }
-            return parent[std::string{name}];
-        }
-        void string(std::string_view s) { slot() = std::string{s}; }
-        void u64(std::uint64_t n) { slot() = n; }
-        void i64(std::int64_t n) { slot() = n; }
-        void boolean(bool b) { slot() = b; }
-        void null() { slot() = nullptr; }
-        void begin_list(std::size_t /*size*/) { open.push_back(&(slot() = BasicJson::array())); }
-        void item(std::size_t /*index*/) const noexcept {}
-        void end_list() { open.pop_back(); }
-        void begin_object(std::size_t /*size*/) { open.push_back(&(slot() = BasicJson::object())); }
-        void key(std::size_t /*index*/, std::string_view field) noexcept { name = field; }
-        void end_object() { open.pop_back(); }
-    } sink;
-    visit(value, sink);
-    return std::move(sink.root);
-}
-
-}  // namespace detail
 
 // Canonical JSON text into `out`, which it replaces: fields in declared order, sets sorted, no
 // spaces, UTF-8 as is. out's storage is kept, so a buffer warmed on the largest message allocates
@@ -112,7 +72,7 @@ template <ecmeta::detail::described T>
 struct adl_serializer<T, void> {
     template <ecmeta::detail::json::nlohmann_dom BasicJson>
     static void to_json(BasicJson& j, const T& value) {
-        j = ecmeta::detail::to_dom<BasicJson>(value);
+        j = ecmeta::detail::json::to_dom<BasicJson>(value);
     }
 
     template <ecmeta::detail::json::nlohmann_dom BasicJson>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -52,11 +53,16 @@ inline rc::Gen<std::string> request_id() {
     return rc::gen::map(rc::gen::inRange(0, 1000), [](int n) { return "req-" + std::to_string(n); });
 }
 
-// A dtype name from the table (the canonical names, not the aliases).
+// The dtypes drawn: canonical names (not aliases), each in validate's table, which the compiler
+// checks (itemsize of every one is then known where nbytes is computed).
+inline constexpr std::array<std::string_view, 13> drawn_dtypes{
+    "bfloat16", "float16", "float32", "float64", "float8_e4m3fn", "float8_e5m2",     "int8",
+    "uint8",    "int32",   "int64",   "bool",    "complex64",     "float4_e2m1fn_x2"};
+static_assert(std::ranges::all_of(drawn_dtypes, [](std::string_view d) { return ecmeta::itemsize(d).has_value(); }),
+              "every dtype the generator draws must be in ecmeta::dtypes");
+
 inline rc::Gen<std::string> dtype() {
-    return rc::gen::elementOf(std::vector<std::string>{"bfloat16", "float16", "float32", "float64", "float8_e4m3fn",
-                                                       "float8_e5m2", "int8", "uint8", "int32", "int64", "bool",
-                                                       "complex64", "float4_e2m1fn_x2"});
+    return rc::gen::elementOf(std::vector<std::string>(drawn_dtypes.begin(), drawn_dtypes.end()));
 }
 
 inline rc::Gen<std::vector<std::int64_t>> shape() {
@@ -98,6 +104,13 @@ Spec with_nbytes(Spec s) {
     return s;
 }
 }  // namespace detail
+
+// Each generator below draws every member of its type; a member added to a type fails here until
+// its generator draws it (and the count is raised).
+static_assert(ecmeta::detail::member_count<ECMooncakeLoadSpec>() == 6, "load_spec() draws 6 members");
+static_assert(ecmeta::detail::member_count<ECMooncakePushSpec>() == 7, "push_spec() draws 7 members");
+static_assert(ecmeta::detail::member_count<ECMooncakeConnectorMetadata>() == 3, "connector_metadata() draws 3 members");
+static_assert(ecmeta::detail::member_count<ECMooncakeWorkerMetadata>() == 5, "report_from() draws 5 members");
 
 inline rc::Gen<ECMooncakeLoadSpec> load_spec() {
     return rc::gen::apply(

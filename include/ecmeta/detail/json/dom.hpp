@@ -1,5 +1,6 @@
-// ecmeta — the walker's reader over an nlohmann_json DOM (walker.hpp), for from_json: any
-// nlohmann::basic_json (json, ordered_json), through nlohmann's public interface only.
+// ecmeta — nlohmann_json DOMs, for to_json and from_json: a value built into one through the
+// writers' walk, and the walker's reader over one; any nlohmann::basic_json (json, ordered_json),
+// through nlohmann's public interface only.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -8,6 +9,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "../../id_set.hpp"
 #include "../messages.hpp"
@@ -142,5 +145,42 @@ private:
 
     value root_;
 };
+
+// Builds value's nlohmann DOM, through the one walk the writers take.
+template <class BasicJson, class T>
+BasicJson to_dom(const T& value) {
+    struct builder {
+        BasicJson root{};
+        std::vector<BasicJson*> open{};  // the lists and objects being filled, innermost last
+        std::string_view name{};         // the key of the next field
+
+        // Where the next value goes. Only the innermost container grows, so the pointers to the
+        // ones outside it stay valid.
+        BasicJson& slot() {
+            if (open.empty()) {
+                return root;
+            }
+            BasicJson& parent = *open.back();
+            if (parent.is_array()) {
+                parent.push_back(nullptr);
+                return parent.back();
+            }
+            return parent[std::string{name}];
+        }
+        void string(std::string_view s) { slot() = std::string{s}; }
+        void u64(std::uint64_t n) { slot() = n; }
+        void i64(std::int64_t n) { slot() = n; }
+        void boolean(bool b) { slot() = b; }
+        void null() { slot() = nullptr; }
+        void begin_list(std::size_t /*size*/) { open.push_back(&(slot() = BasicJson::array())); }
+        void item(std::size_t /*index*/) const noexcept {}
+        void end_list() { open.pop_back(); }
+        void begin_object(std::size_t /*size*/) { open.push_back(&(slot() = BasicJson::object())); }
+        void key(std::size_t /*index*/, std::string_view field) noexcept { name = field; }
+        void end_object() { open.pop_back(); }
+    } sink;
+    visit(value, sink);
+    return std::move(sink.root);
+}
 
 }  // namespace ecmeta::detail::json
