@@ -265,8 +265,12 @@ template <class T, class Sink, std::size_t... I>
 ECMETA_INLINE void visit_fields(const T& value, Sink& sink, std::index_sequence<I...> /*unused*/) {
     // By index, so that a sink that inlines key() sees its index and name as constants.
     const auto field = [&](const auto index, const auto& fd) ECMETA_INLINE_LAMBDA {
-        sink.key(decltype(index)::value, fd.name);
-        visit(value.*fd.member, sink);
+        if constexpr (requires { sink.field(index, fd.name, value.*fd.member); }) {
+            sink.field(index, fd.name, value.*fd.member);
+        } else {
+            sink.key(decltype(index)::value, fd.name);
+            visit(value.*fd.member, sink);
+        }
     };
     (field(std::integral_constant<std::size_t, I>{}, std::get<I>(schema<T>::fields)), ...);
 }
@@ -278,6 +282,8 @@ ECMETA_INLINE void visit_fields(const T& value, Sink& sink, std::index_sequence<
 //   begin_object(size)  key(index, name)  end_object()   key(i, name) comes before field i
 //   whole_ids(const id_set&), optional: true if the sink took the whole set at once; if false,
 //   the set is walked as a list of strings
+//   field(index, name, const M& member), optional: a field whole, in place of key(i, name) and
+//   the member's walk (a writer that can check room once for both)
 // The whole walk is inlined into its caller, so that a sink's state (the writers' cursor) can live
 // in registers rather than be stored and reloaded at every step.
 template <class T, class Sink>

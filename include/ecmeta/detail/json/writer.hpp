@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -126,30 +127,32 @@ template <std::size_t Width, unsigned BitsPerByte, class Special>
 }
 
 // The decimal digits of n at p; returns the end. `p` must have room for 20 bytes. Below 10^8
-// (most sizes and extents) the four digit pairs are found side by side and stored as one word;
-// above, two digits at a time from the end.
+// (most sizes and extents) all eight digits are found side by side in one word, one a byte, and
+// the leading zeros shifted out; above, two digits at a time from the end.
 [[nodiscard]] ECMETA_INLINE char* write_decimal(char* p, std::uint64_t n) noexcept {
     static constexpr char pairs[] =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
-    const std::size_t length = decimal_length(n);
     if constexpr (std::endian::native == std::endian::little) {
         if (n < 100000000U) {
-            const auto pair = [&](std::uint64_t two) {
-                std::uint16_t digits = 0;
-                std::memcpy(&digits, pairs + 2 * two, 2);
-                return std::uint64_t{digits};
-            };
-            const std::uint64_t high = n / 10000;
-            const std::uint64_t low = n % 10000;
-            std::uint64_t word =
-                pair(high / 100) | pair(high % 100) << 16U | pair(low / 100) << 32U | pair(low % 100) << 48U;
-            word >>= 8 * (8 - length);  // the leading zeros, first in memory, go
+            // n / 10^4 and n % 10^4 in 32-bit lanes; each split by 100 into 16-bit lanes, each of
+            // those by 10 into bytes: x / 100 as x * 10486 >> 20 and x / 10 as x * 103 >> 10, exact
+            // for these x, and no lane's product reaches the next lane.
+            const std::uint64_t halves = (n / 10000) | (n % 10000) << 32U;
+            const std::uint64_t hundreds = ((halves * 10486U) >> 20U) & 0x0000007F0000007FU;
+            const std::uint64_t two_digits = hundreds | (halves - hundreds * 100U) << 16U;
+            const std::uint64_t tens = ((two_digits * 103U) >> 10U) & 0x000F000F000F000FU;
+            const std::uint64_t digits = tens | (two_digits - tens * 10U) << 8U;
+            // The most significant digit is first in memory, so leading zeros are the low zero
+            // bytes; n == 0 keeps one.
+            const auto zeros = std::min(static_cast<unsigned>(std::countr_zero(digits)) / 8U, 7U);
+            const std::uint64_t word = (digits + 0x3030303030303030U) >> (8U * zeros);
             std::memcpy(p, &word, sizeof word);
-            return p + length;
+            return p + (8 - zeros);
         }
     }
+    const std::size_t length = decimal_length(n);
     char* const end = p + length;
     char* q = end;
     while (n >= 100) {
@@ -174,32 +177,10 @@ public:
     using writer_base<Container>::writer_base;
 
     // What visit tells a sink.
-    ECMETA_INLINE void string(std::string_view s) {
-        // The string in its quotes. Inlined: the plain run that most strings are whole; the rest
-        // (escapes, UTF-8) out of line, asking for room as it grows.
-        char* p = out_.room(s.size() + 2);
-        *p++ = '"';
-        const char* in = s.data();
-        const char* const end = in + s.size();
-        const std::size_t n = copy_plain(in, end, p);
-        in += n;
-        p += n;
-        while (in != end)
-            [[unlikely]] {
-                out_.commit(p);
-                // Room for the rest byte for byte, the quote, and one escape's 5 more.
-                p = out_.room(static_cast<std::size_t>(end - in) + 1 + 5);
-                const special_run r = write_special(s, in, p, out_.limit());
-                in = r.in;
-                p = r.out;
-                ok_ = ok_ && r.ok;
-            }
-        *p++ = '"';
-        out_.commit(p);
-    }
+    ECMETA_INLINE void string(std::string_view s) { out_.commit(string_at(out_.room(s.size() + 2), s)); }
     ECMETA_INLINE void u64(std::uint64_t n) { number(n); }
     ECMETA_INLINE void i64(std::int64_t n) { number(n); }
-    ECMETA_INLINE void boolean(bool b) { b ? literal("true") : literal("false"); }
+    ECMETA_INLINE void boolean(bool b) { out_.commit(boolean_at(out_.room(5), b)); }
     ECMETA_INLINE void null() { literal("null"); }
     ECMETA_INLINE void begin_list(std::size_t /*size*/) { out_.put('['); }
     ECMETA_INLINE void item(std::size_t i) {
@@ -232,16 +213,24 @@ public:
     }
     ECMETA_INLINE void begin_object(std::size_t /*size*/) { out_.put('{'); }
     ECMETA_INLINE void key(std::size_t i, std::string_view name) {
-        // A field name is plain ASCII: the comma, the quoted name and the colon in one go.
-        char* p = out_.room(name.size() + 4);
-        *p = ',';
-        p += i != 0 ? 1 : 0;
-        *p++ = '"';
-        std::memcpy(p, name.data(), name.size());
-        p += name.size();
-        *p++ = '"';
-        *p++ = ':';
-        out_.commit(p);
+        out_.commit(key_at(out_.room(name.size() + 4), i, name));
+    }
+    // A field whose value's length has a small bound (a number, a flag, a string written as it is):
+    // its key and value under one room check. Others are a key, then their value's walk.
+    template <std::size_t I, class M>
+    ECMETA_INLINE void field(std::integral_constant<std::size_t, I> /*index*/, std::string_view name, const M& value) {
+        constexpr form f = form_of<M>();
+        if constexpr (f == form::string) {
+            char* p = key_at(out_.room(name.size() + 4 + value.size() + 2), I, name);
+            out_.commit(string_at(p, value));
+        } else if constexpr (f == form::u64 || f == form::i64) {
+            out_.commit(number_at(key_at(out_.room(name.size() + 4 + 20), I, name), value));
+        } else if constexpr (f == form::boolean) {
+            out_.commit(boolean_at(key_at(out_.room(name.size() + 4 + 5), I, name), value));
+        } else {
+            key(I, name);
+            visit(value, *this);
+        }
     }
     ECMETA_INLINE void end_object() { out_.put('}'); }
 
@@ -251,14 +240,57 @@ private:
         out_.append(text, N - 1);
     }
 
-    ECMETA_INLINE void number(std::uint64_t n) {
-        out_.commit(write_decimal(out_.room(20), n));  // 2^64 - 1 has 20 digits
+    ECMETA_INLINE void number(std::uint64_t n) { out_.commit(number_at(out_.room(20), n)); }
+    ECMETA_INLINE void number(std::int64_t n) { out_.commit(number_at(out_.room(20), n)); }
+
+    // The writes themselves, at a cursor with room for them; each returns the new cursor.
+
+    // A field name is plain ASCII: the comma, the quoted name and the colon. Needs name + 4.
+    [[nodiscard]] ECMETA_INLINE static char* key_at(char* p, std::size_t i, std::string_view name) noexcept {
+        *p = ',';
+        p += i != 0 ? 1 : 0;
+        *p++ = '"';
+        std::memcpy(p, name.data(), name.size());
+        p += name.size();
+        *p++ = '"';
+        *p++ = ':';
+        return p;
     }
-    ECMETA_INLINE void number(std::int64_t n) {
-        char* p = out_.room(20);  // -2^63: a sign and 19 digits
+    // 2^64 - 1 has 20 digits; -2^63 a sign and 19. Needs 20.
+    [[nodiscard]] ECMETA_INLINE static char* number_at(char* p, std::uint64_t n) noexcept {
+        return write_decimal(p, n);
+    }
+    [[nodiscard]] ECMETA_INLINE static char* number_at(char* p, std::int64_t n) noexcept {
         *p = '-';
         const auto magnitude = n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
-        out_.commit(write_decimal(p + (n < 0 ? 1 : 0), magnitude));
+        return write_decimal(p + (n < 0 ? 1 : 0), magnitude);
+    }
+    // Needs 5: "false" is stored whole, "true" as "true" and a byte written over next.
+    [[nodiscard]] ECMETA_INLINE static char* boolean_at(char* p, bool b) noexcept {
+        std::memcpy(p, b ? "true" : "false", 5);
+        return p + (b ? 4 : 5);
+    }
+    // The string in its quotes. Needs s + 2: the plain run that most strings are whole is inlined;
+    // the rest (escapes, UTF-8) goes out of line, asking for room as it grows.
+    [[nodiscard]] ECMETA_INLINE char* string_at(char* p, std::string_view s) {
+        *p++ = '"';
+        const char* in = s.data();
+        const char* const end = in + s.size();
+        const std::size_t n = copy_plain(in, end, p);
+        in += n;
+        p += n;
+        while (in != end)
+            [[unlikely]] {
+                out_.commit(p);
+                // Room for the rest byte for byte, the quote, and one escape's 5 more.
+                p = out_.room(static_cast<std::size_t>(end - in) + 1 + 5);
+                const special_run r = write_special(s, in, p, out_.limit());
+                in = r.in;
+                p = r.out;
+                ok_ = ok_ && r.ok;
+            }
+        *p++ = '"';
+        return p;
     }
 
     struct special_run {
