@@ -59,6 +59,27 @@ TEST_CASE("integers are written in full", "[encode]") {
           std::string::npos);
 }
 
+TEST_CASE("every number is written as std::to_string writes it: each below 10^6, every power of ten's edges",
+          "[encode]") {
+    // Below 10^8 the digits are found side by side in one word; above, two at a time.
+    std::vector<std::uint64_t> numbers;
+    for (std::uint64_t n = 0; n < 1000000; ++n) {
+        numbers.push_back(n);
+    }
+    for (std::uint64_t power = 10; power <= 10000000000000000000U; power *= 10) {
+        numbers.insert(numbers.end(), {power - 1, power, power + 1, power * 9 / 10 + 7});
+        if (power > UINT64_MAX / 10) {
+            break;
+        }
+    }
+    numbers.insert(numbers.end(), {99999999, 100000000, 12345678, 87654321, 10000001, UINT64_MAX});
+    char buffer[24];
+    for (const std::uint64_t n : numbers) {
+        char* const end = ecmeta::detail::json::write_decimal(buffer, n);
+        REQUIRE(std::string(buffer, static_cast<std::size_t>(end - buffer)) == std::to_string(n));
+    }
+}
+
 TEST_CASE("lists of messages and of optional reports", "[encode]") {
     const std::vector<std::optional<ECMooncakeWorkerMetadata>> ranks{std::nullopt, ECMooncakeWorkerMetadata{}};
     CHECK(ecmeta::encode(ranks) ==
