@@ -266,7 +266,7 @@ int run(const options& o) {
     if (const auto folded = ecmeta::aggregate(ranks)) {
         print(*folded, o.to);
     } else if (o.to == "msgpack") {
-        std::cout.put(static_cast<char>(0xC0));  // nil
+        std::cout.put(static_cast<char>(ecmeta::detail::msgpack_tag::nil));
     } else {
         std::cout << "null\n";
     }

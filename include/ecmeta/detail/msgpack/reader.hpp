@@ -173,7 +173,7 @@ public:
             --pending;
             const std::size_t at = pos_;
             const header_form h = header();
-            const std::uint64_t n = h.kind == family::sint && h.size == 0 ? 0 : number(h);
+            const std::uint64_t n = number(h);  // a length or count; for a scalar, its value, read past
             switch (h.kind) {
                 case family::str:
                 case family::bin:
