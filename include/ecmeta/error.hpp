@@ -15,24 +15,24 @@ namespace ecmeta {
 
 namespace detail {
 
-// What both errors hold: a JSON Pointer and a message; what() reads "<pointer>: <message>".
+// What both errors hold: a JSON Pointer and a message; what() reads "<pointer>: <message>". A key
+// may hold a NUL byte, where what(), a C string, stops: pointer() and message() keep every byte.
 class located_error : public std::runtime_error {
 public:
     // How programs print the pointer of the document itself, "", which would read as nothing.
     static constexpr std::string_view root = "(root)";
 
     located_error(std::string pointer, const std::string& message)
-        : std::runtime_error(pointer + ": " + message), pointer_(std::move(pointer)) {}
+        : std::runtime_error(pointer + ": " + message), pointer_(std::move(pointer)), message_size_(message.size()) {}
 
     // RFC 6901 JSON Pointer of the offending value; for a missing key, where it should be.
     [[nodiscard]] const std::string& pointer() const noexcept { return pointer_; }
     // what() without the pointer: "<what was expected>, got <what was found>".
-    [[nodiscard]] std::string_view message() const noexcept {
-        return std::string_view{what()}.substr(pointer_.size() + 2);
-    }
+    [[nodiscard]] std::string_view message() const noexcept { return {what() + pointer_.size() + 2, message_size_}; }
 
 private:
     std::string pointer_;
+    std::size_t message_size_;
 };
 
 }  // namespace detail

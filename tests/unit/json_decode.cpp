@@ -205,3 +205,13 @@ TEST_CASE("an error's message is what() without its pointer", "[decode]") {
     CHECK(root.pointer().empty());
     CHECK(root.message() == "expected object, got array");
 }
+
+TEST_CASE("an error's pointer and message keep a NUL byte a key holds, where what() stops", "[decode]") {
+    using namespace std::string_literals;
+    const auto e = decode_failure([] {
+        static_cast<void>(ecmeta::decode<ECMooncakeLoadSpec>(R"({"a\u0000b": 1})", {.reject_unknown_keys = true}));
+    });
+    CHECK(e.pointer() == "/a\0b"s);
+    CHECK(e.message() == "expected a known key, got unknown key");
+    CHECK(std::string{e.what()} == "/a");
+}
