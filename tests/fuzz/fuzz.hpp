@@ -1,11 +1,14 @@
 // One body, two uses (after martinus/unordered_dense's test/fuzz/run.h): built with
 // ECMETA_LIBFUZZER it is a libFuzzer target; otherwise it is a Catch2 test that replays the
-// committed corpus in tests/fuzz/corpus/<name>/, so fuzzing and the tests cannot drift apart.
+// committed corpus in tests/fuzz/corpus/<name>/, so fuzzing and the tests cannot drift apart, and
+// holds each input's outcomes to its golden line (golden.hpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+
+#include "golden.hpp"
 
 #ifdef ECMETA_LIBFUZZER
 
@@ -26,6 +29,7 @@
 
 #else
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -35,21 +39,23 @@
 
 #define ECMETA_FUZZ_CHECK(...) REQUIRE(__VA_ARGS__)
 
-#define ECMETA_FUZZ_TARGET(name)                                                             \
-    static void ecmeta_fuzz_##name(std::span<const std::uint8_t> input);                     \
-    TEST_CASE("fuzz corpus replays cleanly: " #name, "[fuzz]") {                             \
-        const std::filesystem::path dir = std::filesystem::path{ECMETA_FUZZ_CORPUS} / #name; \
-        REQUIRE(std::filesystem::is_directory(dir));                                         \
-        std::size_t replayed = 0;                                                            \
-        for (const auto& entry : std::filesystem::directory_iterator(dir)) {                 \
-            std::ifstream in(entry.path(), std::ios::binary);                                \
-            const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};   \
-            INFO(entry.path().filename().string());                                          \
-            ecmeta_fuzz_##name(bytes);                                                       \
-            ++replayed;                                                                      \
-        }                                                                                    \
-        CHECK(replayed > 0);                                                                 \
-    }                                                                                        \
+#define ECMETA_FUZZ_TARGET(name)                                                                       \
+    static void ecmeta_fuzz_##name(std::span<const std::uint8_t> input);                               \
+    TEST_CASE("fuzz corpus replays cleanly, as its golden outcomes say: " #name, "[fuzz]") {           \
+        const std::filesystem::path dir = std::filesystem::path{ECMETA_FUZZ_CORPUS} / #name;           \
+        REQUIRE(std::filesystem::is_directory(dir));                                                   \
+        std::vector<std::filesystem::path> inputs{std::filesystem::directory_iterator(dir), {}};       \
+        std::sort(inputs.begin(), inputs.end());                                                       \
+        REQUIRE(!inputs.empty());                                                                      \
+        ecmeta_fuzz::golden_file golden{std::filesystem::path{ECMETA_FUZZ_GOLDEN} / (#name ".jsonl")}; \
+        for (const auto& path : inputs) {                                                              \
+            std::ifstream in(path, std::ios::binary);                                                  \
+            const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};             \
+            INFO(path.filename().string());                                                            \
+            golden.replay(path.filename().string(), [&] { ecmeta_fuzz_##name(bytes); });               \
+        }                                                                                              \
+        golden.finish();                                                                               \
+    }                                                                                                  \
     static void ecmeta_fuzz_##name(std::span<const std::uint8_t> input)
 
 #endif
