@@ -164,3 +164,18 @@ TEST_CASE("findings of every kind, in several places, come in the fields' declar
     CHECK(pointers(ecmeta::validate(report)) ==
           std::vector<std::string>{"/failed_loads/0", "/failed_loads/1", "/reclaimed/0", "/failed_saves/0"});
 }
+
+TEST_CASE("findings at one place come in the order they were found, a string's encoding last", "[validate]") {
+    auto first = good_push();
+    first.transfer_id = "";
+    auto second = good_push();
+    second.transfer_id = "";  // empty, and the first's again
+    second.dtype = "\xff";    // not a dtype, and not UTF-8
+    const auto ps = ecmeta::validate(ECMooncakeConnectorMetadata{.pushes = {first, second}});
+    REQUIRE(pointers(ps) == std::vector<std::string>{"/pushes/0/transfer_id", "/pushes/1/dtype", "/pushes/1/dtype",
+                                                     "/pushes/1/transfer_id", "/pushes/1/transfer_id"});
+    CHECK_THAT(ps[1].message, ContainsSubstring("torch dtype"));
+    CHECK(ps[2].message == ecmeta::detail::message::not_utf8);
+    CHECK_THAT(ps[3].message, ContainsSubstring("non-empty transfer id"));
+    CHECK_THAT(ps[4].message, ContainsSubstring("unique within the step"));
+}

@@ -142,7 +142,9 @@ void encode_at(const T& value, Container& out, std::size_t start) {
     if (!ok) [[unlikely]] {
         out.resize(start);
         std::string pointer;
-        find_string(value, pointer, [](const std::string&, std::string_view s) { return !is_utf8(s); });
+        walk_places(
+            value, pointer, [](const std::string&) { return false; },
+            [](const std::string&, std::string_view s) { return !is_utf8(s); });
         throw encode_error(std::move(pointer), std::string{message::not_utf8});
     }
 }

@@ -217,7 +217,7 @@ consteval std::string_view wire_name(M C::*member) {
 
 // The forms a value takes: JSON's and MessagePack's shared data model, as the Python mirror's
 // field types use it. Every consumer dispatches on form_of and on nothing else: the writers,
-// find_string and the DOM hook through visit (below); the walker, name_of, to_default,
+// walk_places and the DOM hook through visit (below); the walker, name_of, to_default,
 // validate and the JSON Schema directly. So a member type is classified here once, and one with
 // no wire form fails to compile here.
 enum class form : std::uint8_t {
@@ -275,7 +275,7 @@ ECMETA_INLINE void visit_fields(const T& value, Sink& sink, std::index_sequence<
     (field(std::integral_constant<std::size_t, I>{}, std::get<I>(schema<T>::fields)), ...);
 }
 
-// Walks a value in wire order and tells `sink` what it meets. The writers, find_string and the DOM
+// Walks a value in wire order and tells `sink` what it meets. The writers, walk_places and the DOM
 // hook are sinks:
 //   string(std::string_view)  u64(std::uint64_t)  i64(std::int64_t)  boolean(bool)  null()
 //   begin_list(size)  item(index)  end_list()       item(i) comes before element i
@@ -445,18 +445,21 @@ inline void append_pointer_token(std::string& pointer, std::string_view token) {
     }
 }
 
-// Calls f(pointer, string) for every string inside value, in wire order, until f returns true;
-// then `pointer` names that string, else it is as it was. The slow path of the encoders' error
-// reports and of validation.
-template <class T, class F>
-bool find_string(const T& value, std::string& pointer, F&& f) {
-    struct finder {
+// Walks value in wire order with `pointer` naming the place it has reached: calls at(pointer) on
+// reaching each place (the value itself, then each field and element, a place before what is in
+// it) and string(pointer, s) at each string, until one returns true; then `pointer` names that
+// place, else it is as it was. Validation reports through it, and the encoders' errors.
+template <class T, class At, class String>
+bool walk_places(const T& value, std::string& pointer, At&& at, String&& string) {
+    struct walker {
         std::string& pointer;
-        F& f;
+        At& at;
+        String& on_string;
         std::vector<std::size_t> marks{};  // where each open list or object's pointer ends
         bool found = false;
 
-        void string(std::string_view s) { found = found || f(std::as_const(pointer), s); }
+        void reach() { found = found || at(std::as_const(pointer)); }
+        void string(std::string_view s) { found = found || on_string(std::as_const(pointer), s); }
         void u64(std::uint64_t /*unused*/) const noexcept {}
         void i64(std::int64_t /*unused*/) const noexcept {}
         void boolean(bool /*unused*/) const noexcept {}
@@ -467,6 +470,7 @@ bool find_string(const T& value, std::string& pointer, F&& f) {
                 pointer.resize(marks.back());
                 char digits[24];
                 append_pointer_token(pointer, {digits, std::to_chars(digits, digits + sizeof digits, i).ptr});
+                reach();
             }
         }
         void end_list() {
@@ -480,10 +484,12 @@ bool find_string(const T& value, std::string& pointer, F&& f) {
             if (!found) {
                 pointer.resize(marks.back());
                 append_pointer_token(pointer, name);
+                reach();
             }
         }
         void end_object() { end_list(); }
-    } sink{pointer, f};
+    } sink{pointer, at, string};
+    sink.reach();
     visit(value, sink);
     return sink.found;
 }

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -26,18 +25,6 @@ inline std::string join(std::string_view base, std::string_view token) {
     std::string out{base};
     append_pointer_token(out, token);
     return out;
-}
-
-template <class T>
-void check_strings(const T& value, std::string_view base, std::vector<problem>& out) {
-    std::string pointer{base};
-    // find_string stops at the first hit; keep walking by recording and returning false.
-    find_string(value, pointer, [&](const std::string& at, std::string_view s) {
-        if (!is_utf8(s)) {
-            out.push_back({at, std::string{message::not_utf8}});
-        }
-        return false;
-    });
 }
 
 template <class Spec>
@@ -115,57 +102,47 @@ inline void check(const ECMooncakeWorkerMetadata& w, std::string_view base, std:
     }
 }
 
-// Where a pointer into a T falls in wire order: per level, a field's declared index or an
-// element's index. Findings sort by it, so they read in the order the wire form holds them.
-template <class T>
-void wire_position(std::string_view pointer, std::vector<std::size_t>& position) {
-    if (pointer.empty()) {
-        return;
-    }
-    const std::size_t end = pointer.find('/', 1);
-    const std::string_view token = pointer.substr(1, end == std::string_view::npos ? end : end - 1);
-    const std::string_view rest = end == std::string_view::npos ? std::string_view{} : pointer.substr(end);
-    constexpr form f = form_of<T>();
-    if constexpr (f == form::nullable) {
-        wire_position<typename T::value_type>(pointer, position);
-    } else if constexpr (f == form::message) {
-        std::size_t i = 0;
-        for_each_field<T>([&](const auto& fd) {
-            if (fd.name == token) {  // field names need no RFC 6901 escapes
-                position.push_back(i);
-                wire_position<typename std::remove_cvref_t<decltype(fd)>::member_type>(rest, position);
-            }
-            ++i;
-        });
-    } else {
-        std::size_t index = 0;
-        std::from_chars(token.data(), token.data() + token.size(), index);
-        position.push_back(index);
-        if constexpr (f == form::list) {
-            wire_position<typename T::value_type>(rest, position);
-        }
-    }
-}
-
 }  // namespace detail
 
 // Every finding, in wire order (findings at one place in the order they were found); empty when
 // the value means something the running system accepts.
 template <detail::described T>
 std::vector<problem> validate(const T& value) {
-    std::vector<problem> out;
-    detail::check(value, "", out);
-    detail::check_strings(value, "", out);
-    std::vector<std::pair<std::vector<std::size_t>, problem>> placed;
-    placed.reserve(out.size());
-    for (problem& p : out) {
-        std::vector<std::size_t> position;
-        detail::wire_position<T>(p.pointer, position);
-        placed.emplace_back(std::move(position), std::move(p));
+    std::vector<problem> found;
+    detail::check(value, "", found);
+    // The checks' findings by place; a walk of the value in wire order reports them as it reaches
+    // each place, then whether a string there is UTF-8.
+    std::unordered_map<std::string, std::vector<std::size_t>> at_place;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        at_place[found[i].pointer].push_back(i);
     }
-    std::stable_sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        out[i] = std::move(placed[i].second);
+    std::vector<problem> out;
+    out.reserve(found.size());
+    std::vector<bool> reported(found.size());
+    std::string pointer;
+    detail::walk_places(
+        value, pointer,
+        [&](const std::string& place) {
+            if (const auto it = at_place.find(place); it != at_place.end()) {
+                for (const std::size_t i : it->second) {
+                    out.push_back(std::move(found[i]));
+                    reported[i] = true;
+                }
+                at_place.erase(it);
+            }
+            return false;
+        },
+        [&](const std::string& place, std::string_view s) {
+            if (!detail::is_utf8(s)) {
+                out.push_back({place, std::string{detail::message::not_utf8}});
+            }
+            return false;
+        });
+    // Every check reports at a place the walk reaches; were one not to, its finding still shows.
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        if (!reported[i]) {
+            out.push_back(std::move(found[i]));
+        }
     }
     return out;
 }
