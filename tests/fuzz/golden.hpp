@@ -8,7 +8,6 @@
 // recorded: a new input has no golden line, and the fuzz targets' differential checks hold it.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>

@@ -118,7 +118,6 @@ std::vector<problem> validate(const T& value) {
     }
     std::vector<problem> out;
     out.reserve(found.size());
-    std::vector<bool> reported(found.size());
     std::string pointer;
     detail::walk_places(
         value, pointer,
@@ -126,7 +125,6 @@ std::vector<problem> validate(const T& value) {
             if (const auto it = at_place.find(place); it != at_place.end()) {
                 for (const std::size_t i : it->second) {
                     out.push_back(std::move(found[i]));
-                    reported[i] = true;
                 }
                 at_place.erase(it);
             }
@@ -138,11 +136,15 @@ std::vector<problem> validate(const T& value) {
             }
             return false;
         });
-    // Every check reports at a place the walk reaches; were one not to, its finding still shows.
-    for (std::size_t i = 0; i < found.size(); ++i) {
-        if (!reported[i]) {
-            out.push_back(std::move(found[i]));
-        }
+    // Every check reports at a place the walk reaches; were one not to, its finding still shows,
+    // in the order found.
+    std::vector<std::size_t> unplaced;
+    for (const auto& [place, indices] : at_place) {
+        unplaced.insert(unplaced.end(), indices.begin(), indices.end());
+    }
+    std::sort(unplaced.begin(), unplaced.end());
+    for (const std::size_t i : unplaced) {
+        out.push_back(std::move(found[i]));
     }
     return out;
 }
