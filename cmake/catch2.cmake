@@ -4,12 +4,15 @@
 include_guard(GLOBAL)
 
 option(ECMETA_FETCH_CATCH2 "Build Catch2 from ECMETA_CATCH2_URL instead of find_package(Catch2)" OFF)
-set(ECMETA_CATCH2_URL "https://github.com/catchorg/Catch2/archive/refs/tags/v3.7.1.tar.gz"
-    CACHE STRING "The Catch2 release archive ECMETA_FETCH_CATCH2 builds (a URL or file:// path)")
+set(ECMETA_CATCH2_URL "" CACHE STRING
+    "The Catch2 v3.7.1 release archive ECMETA_FETCH_CATCH2 builds (a URL or file:// path); unset, nothing is fetched")
 set(ECMETA_CATCH2_SHA256 "1a7b0cf2fc4bca1a7f443ad581f2ae327913bb2da41cdc3ed5a3d29d9f29f0ae"
     CACHE STRING "SHA-256 of ECMETA_CATCH2_URL's archive")
 
 if(ECMETA_FETCH_CATCH2)
+  if(NOT ECMETA_CATCH2_URL)
+    message(FATAL_ERROR "ECMETA_FETCH_CATCH2 builds Catch2 from ECMETA_CATCH2_URL: set it to the v3.7.1 release archive")
+  endif()
   include(FetchContent)
   FetchContent_Declare(Catch2 URL "${ECMETA_CATCH2_URL}" URL_HASH "SHA256=${ECMETA_CATCH2_SHA256}"
                               DOWNLOAD_EXTRACT_TIMESTAMP TRUE)
