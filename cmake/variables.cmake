@@ -3,31 +3,32 @@ include(GNUInstallDirs)
 # The oldest nlohmann_json ecmeta is built and tested against.
 set(ecmeta_nlohmann_version 3.10.5)
 
-set(ECMETA_JSON AUTO CACHE STRING
-    "The JSON form, ecmeta::ecmeta and ecmeta::testing, on nlohmann_json: AUTO (when find_package finds it), ON (required), OFF (ecmeta::core only)")
-set_property(CACHE ECMETA_JSON PROPERTY STRINGS AUTO ON OFF)
-# ECMETA_USES_JSON: what this build has. A consumer without nlohmann_json gets ecmeta::core by
-# default, also with CMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON, which turns REQUIRED into an error.
-string(TOUPPER "${ECMETA_JSON}" ecmeta_json_mode)
-if(ecmeta_json_mode STREQUAL "AUTO")
+set(ECMETA_NLOHMANN AUTO CACHE STRING
+    "ecmeta::nlohmann, the nlohmann_json DOM integration: AUTO (when find_package finds nlohmann_json), ON (required), OFF")
+set_property(CACHE ECMETA_NLOHMANN PROPERTY STRINGS AUTO ON OFF)
+# ECMETA_USES_NLOHMANN: what this build has. A consumer without nlohmann_json gets everything else
+# by default, also with CMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON, which turns REQUIRED into an error.
+string(TOUPPER "${ECMETA_NLOHMANN}" ecmeta_nlohmann_mode)
+if(ecmeta_nlohmann_mode STREQUAL "AUTO")
   find_package(nlohmann_json ${ecmeta_nlohmann_version} QUIET)
-  set(ECMETA_USES_JSON ${nlohmann_json_FOUND})
+  set(ECMETA_USES_NLOHMANN ${nlohmann_json_FOUND})
   if(NOT nlohmann_json_FOUND)
-    message(STATUS "ecmeta: nlohmann_json ${ecmeta_nlohmann_version} not found: ecmeta::core only (ECMETA_JSON=ON would require it)")
+    message(STATUS "ecmeta: nlohmann_json ${ecmeta_nlohmann_version} not found: no ecmeta::nlohmann (ECMETA_NLOHMANN=ON would require it)")
   endif()
-elseif(ecmeta_json_mode MATCHES "^(ON|TRUE|YES|Y|1)$")
+elseif(ecmeta_nlohmann_mode MATCHES "^(ON|TRUE|YES|Y|1)$")
   find_package(nlohmann_json ${ecmeta_nlohmann_version} REQUIRED)
-  set(ECMETA_USES_JSON ON)
-elseif(ecmeta_json_mode MATCHES "^(OFF|FALSE|NO|N|0)$")
-  set(ECMETA_USES_JSON OFF)
-  message(STATUS "ecmeta: ecmeta::core only (ECMETA_JSON is OFF)")
+  set(ECMETA_USES_NLOHMANN ON)
+elseif(ecmeta_nlohmann_mode MATCHES "^(OFF|FALSE|NO|N|0)$")
+  set(ECMETA_USES_NLOHMANN OFF)
+  message(STATUS "ecmeta: no ecmeta::nlohmann (ECMETA_NLOHMANN is OFF)")
 else()
-  message(FATAL_ERROR "ECMETA_JSON is AUTO, ON or OFF, not '${ECMETA_JSON}'")
+  message(FATAL_ERROR "ECMETA_NLOHMANN is AUTO, ON or OFF, not '${ECMETA_NLOHMANN}'")
 endif()
 # Tests, examples and developer flags only when ecmeta is the project being built, never when a
-# consumer pulls it in with add_subdirectory or FetchContent; they all need the JSON form.
+# consumer pulls it in with add_subdirectory or FetchContent; they all need nlohmann_json, the
+# tests' reference of verdicts.
 set(ecmeta_develop OFF)
-if(PROJECT_IS_TOP_LEVEL AND ECMETA_USES_JSON)
+if(PROJECT_IS_TOP_LEVEL AND ECMETA_USES_NLOHMANN)
   set(ecmeta_develop ON)
 endif()
 option(ECMETA_BUILD_TESTS "Build ecmeta's tests" ${ecmeta_develop})

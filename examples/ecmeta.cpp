@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>  // the schema pretty-printed
+
 #include <ecmeta/ecmeta.hpp>
 
 #include "command_line.hpp"
@@ -96,8 +98,7 @@ std::string read_input(const std::string& file) {
 template <class T>
 T decode_as(const std::string& bytes, const options& o) {
     if (o.from == "msgpack") {
-        return ecmeta::decode_msgpack<T>(std::span{reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()},
-                                         o.decoding);
+        return ecmeta::decode_msgpack<T>(bytes, o.decoding);
     }
     return ecmeta::decode<T>(bytes, o.decoding);
 }

@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include <ecmeta/nlohmann.hpp>  // the trace lines
+
 #include "../command_line.hpp"
 #include "load.hpp"
 #include "scheduler.hpp"

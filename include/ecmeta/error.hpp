@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "version.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -11,49 +13,48 @@
 
 #include "detail/spares.hpp"
 
-namespace ecmeta {
+namespace ecmeta::inline ECMETA_ABI {
 
-namespace detail {
-
-// What both errors hold: a JSON Pointer and a message; what() reads "<pointer>: <message>". A key
-// may hold a NUL byte, where what(), a C string, stops: pointer() and message() keep every byte.
-class located_error : public std::runtime_error {
+// What every ecmeta error is: where (a JSON Pointer) and what was expected; what() reads
+// "<pointer>: <message>", with the document itself named "(root)". Catch this to take both errors.
+class error : public std::runtime_error {
 public:
-    // How programs print the pointer of the document itself, "", which would read as nothing.
+    // How the document's own pointer, "", is printed, which would read as nothing.
     static constexpr std::string_view root = "(root)";
 
-    located_error(std::string pointer, const std::string& message)
-        : std::runtime_error(pointer + ": " + message), pointer_(std::move(pointer)), message_size_(message.size()) {}
+    error(std::string pointer, const std::string& message, std::optional<std::size_t> offset = std::nullopt)
+        : std::runtime_error((pointer.empty() ? std::string{root} : pointer) + ": " + message),
+          pointer_(std::move(pointer)),
+          message_size_(message.size()),
+          offset_(offset) {}
 
-    // RFC 6901 JSON Pointer of the offending value; for a missing key, where it should be.
+    // RFC 6901 JSON Pointer of the offending value; for a missing key, where it should be. A key
+    // may hold a NUL byte, where what(), a C string, stops: pointer() and message() keep every byte.
     [[nodiscard]] const std::string& pointer() const noexcept { return pointer_; }
     // what() without the pointer: "<what was expected>, got <what was found>".
-    [[nodiscard]] std::string_view message() const noexcept { return {what() + pointer_.size() + 2, message_size_}; }
+    [[nodiscard]] std::string_view message() const noexcept {
+        const std::size_t prefix = (pointer_.empty() ? root.size() : pointer_.size()) + 2;
+        return {what() + prefix, message_size_};
+    }
+    // Byte offset into the input, for errors of syntax rather than of meaning; none for encoding.
+    [[nodiscard]] std::optional<std::size_t> offset() const noexcept { return offset_; }
 
 private:
     std::string pointer_;
     std::size_t message_size_;
-};
-
-}  // namespace detail
-
-// Bad input: what() reads "<pointer>: <what was expected>, got <what was found>".
-class decode_error : public detail::located_error {
-public:
-    decode_error(std::string pointer, const std::string& message, std::optional<std::size_t> offset = std::nullopt)
-        : located_error(std::move(pointer), message), offset_(offset) {}
-
-    // Byte offset into the input, for errors of syntax rather than of meaning.
-    [[nodiscard]] std::optional<std::size_t> offset() const noexcept { return offset_; }
-
-private:
     std::optional<std::size_t> offset_;
 };
 
-// A value that has no wire form (a string that is not UTF-8); pointer() says which.
-class encode_error : public detail::located_error {
+// Bad input: what() reads "<pointer>: <what was expected>, got <what was found>".
+class decode_error : public error {
 public:
-    using located_error::located_error;
+    using error::error;
+};
+
+// A value that has no wire form (a string that is not UTF-8); pointer() says which.
+class encode_error : public error {
+public:
+    encode_error(std::string pointer, const std::string& message) : error(std::move(pointer), message) {}
 };
 
 struct decode_options {

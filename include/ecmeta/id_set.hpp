@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "version.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <compare>
@@ -22,7 +24,7 @@
 
 #include "detail/id_order.hpp"
 
-namespace ecmeta {
+namespace ecmeta::inline ECMETA_ABI {
 
 // Tag: the input is already sorted by bytes and free of duplicates (as C++23 std::sorted_unique).
 struct sorted_unique_t {

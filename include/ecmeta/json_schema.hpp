@@ -4,18 +4,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "version.hpp"
+
 #include <string>
 
 #include "detail/json_schema_writer.hpp"
 #include "detail/schema.hpp"
 
-namespace ecmeta {
+namespace ecmeta::inline ECMETA_ABI {
 
 // The JSON Schema (draft 2020-12) of T's JSON wire form, as compact JSON text, for the four types,
 // lists of them and the rank-report list (std::vector<std::optional<ECMooncakeWorkerMetadata>>).
 // What it cannot say, and decode enforces: docs/wire-format.md, "The JSON Schema".
-template <class T>
-requires detail::wire_type<T>
+template <wire_type T>
 [[nodiscard]] std::string json_schema() {
     std::string out = R"({"$schema":"https://json-schema.org/draft/2020-12/schema",)";
     detail::json_schema_writer w{out};

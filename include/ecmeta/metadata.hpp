@@ -3,9 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#define ECMETA_VERSION_MAJOR 0
-#define ECMETA_VERSION_MINOR 2
-#define ECMETA_VERSION_PATCH 0
+#include "version.hpp"
 
 #include <concepts>
 #include <cstdint>
@@ -20,7 +18,7 @@
 #include "detail/fold.hpp"
 #include "id_set.hpp"
 
-namespace ecmeta {
+namespace ecmeta::inline ECMETA_ABI {
 
 // On the wire, "required" fields must be present; every other field may be left out and takes
 // its default here.

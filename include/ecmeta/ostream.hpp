@@ -5,15 +5,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "version.hpp"
+
 #include <ostream>
 
 #include "detail/text.hpp"
 
-namespace ecmeta {
+namespace ecmeta::inline ECMETA_ABI {
 
 // A value as canonical JSON (a note, never a throw, for a string that is not UTF-8).
 template <class T>
-requires detail::formattable<T> std::ostream& operator<<(std::ostream& os, const T& value) {
+requires detail::printable<T> std::ostream& operator<<(std::ostream& os, const T& value) {
     return os << detail::canonical_text(value);
 }
 

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "version.hpp"
+
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -13,7 +15,7 @@
 #include "detail/schema.hpp"
 #include "metadata.hpp"
 
-namespace ecmeta {
+namespace ecmeta::inline ECMETA_ABI {
 
 // One finding: where (an RFC 6901 pointer relative to the value validated) and what is wrong.
 struct problem {
@@ -24,8 +26,9 @@ struct problem {
 };
 
 // Every finding, in wire order (findings at one place in the order they were found); empty when
-// the value means something the running system accepts.
-template <detail::described T>
+// the value means something the running system accepts. A list is validated element by element
+// (a null rank report has nothing to find), its pointers beginning with the element's index.
+template <wire_type T>
 [[nodiscard]] std::vector<problem> validate(const T& value);
 
 // ---- what nbytes must be: torch's dtypes and numel(shape) * itemsize ---------------------------

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <ecmeta/ecmeta.hpp>
+#include <ecmeta/nlohmann.hpp>
 
 #include "allocations.hpp"
 #include "naive.hpp"

@@ -55,7 +55,7 @@ rc, out2, _ = run("canon", "load", "--help")
 check("help of a subcommand", rc == 0 and b"Usage: ecmeta canon [OPTIONS] TYPE [FILE]" in out2, out2)
 rc, out, err = run("--version")
 version = re.search(r"ECMETA_VERSION_MAJOR (\d+)\n.*ECMETA_VERSION_MINOR (\d+)\n.*ECMETA_VERSION_PATCH (\d+)",
-                    (Path(__file__).resolve().parents[2] / "include/ecmeta/metadata.hpp").read_text(), re.S)
+                    (Path(__file__).resolve().parents[2] / "include/ecmeta/version.hpp").read_text(), re.S)
 check("version", rc == 0 and out.decode() == f"ecmeta {'.'.join(version.groups())}\n", (rc, out, err))
 
 # schema: the JSON Schema of each type (tests/schema/ checks what it says)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <ecmeta/ecmeta.hpp>
+#include <ecmeta/nlohmann.hpp>
 
 #include "fuzz.hpp"
 #include "json_verdicts.hpp"

@@ -1,4 +1,5 @@
-// What every ecmeta test includes: Catch2 (2.x or 3.x), RapidCheck, the test kit, ecmeta.
+// What every ecmeta test includes: Catch2 (2.x or 3.x), RapidCheck, the test kit, ecmeta with its
+// nlohmann_json glue (nlohmann is the tests' reference).
 #pragma once
 
 #include <ecmeta/testing/catch.hpp>  // brings Catch2 (2 or 3) and says which: ECMETA_TESTING_CATCH2_MAJOR
@@ -10,6 +11,7 @@
 #include <rapidcheck.h>
 
 #include <ecmeta/ecmeta.hpp>
+#include <ecmeta/nlohmann.hpp>
 #include <ecmeta/testing/rapidcheck.hpp>
 
 #include <cstdint>

@@ -204,6 +204,7 @@ TEST_CASE("an error's message is what() without its pointer", "[decode]") {
     const auto root = decode_failure([] { static_cast<void>(ecmeta::decode<ECMooncakeLoadSpec>("[]")); });
     CHECK(root.pointer().empty());
     CHECK(root.message() == "expected object, got array");
+    CHECK(std::string{root.what()} == "(root): expected object, got array");  // as the command prints it
 }
 
 TEST_CASE("an error's pointer and message keep a NUL byte a key holds, where what() stops", "[decode]") {

@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -18,7 +20,7 @@
 #include "../id_set.hpp"
 #include "reflect.hpp"
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 // ---- the rules ------------------------------------------------------------------------------
 

@@ -4,6 +4,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstddef>
@@ -15,7 +17,7 @@
 #include <stdlib.h>  // _byteswap_uint64
 #endif
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 [[nodiscard]] inline std::uint64_t load_big_endian(const char* bytes) noexcept {
     std::uint64_t value = 0;

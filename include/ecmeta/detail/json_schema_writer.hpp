@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -14,7 +16,7 @@
 #include "json/writer.hpp"
 #include "schema.hpp"
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 // Writes schema keywords, without the braces around them, so that a field's description and
 // default sit beside its type's keywords.

@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +15,7 @@
 
 #include "schema.hpp"
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 // What a value of another type than the one asked for is called, whichever source it came from:
 // "expected <name_of the type asked for>, got <this>".

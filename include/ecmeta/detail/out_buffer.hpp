@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
@@ -15,7 +17,7 @@
 #include "schema.hpp"
 #include "utf8.hpp"
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 // Copies n bytes with no call out of line (a libc memcpy costs more than copying an id):
 // 16-byte blocks, the last one overlapping, then 8, 4 and single bytes for shorter runs.
@@ -44,15 +46,17 @@ ECMETA_INLINE void copy_inline(const char* in, std::size_t n, void* to) noexcept
     }
 }
 
-// Writes at a cursor into `out` from byte `start` on. Each write first asks room(n) for an upper
-// bound of what it writes, then writes with no check. Storage the container already has is used
-// before any is allocated, so a warmed buffer allocates nothing.
-template <class Container>
+// Writes at a cursor into `out` from byte `start` on, as Byte (the writer's own byte type, which
+// may alias any container's bytes). Each write first asks room(n) for an upper bound of what it
+// writes, then writes with no check. Storage the container already has is used before any is
+// allocated, so a warmed buffer allocates nothing.
+template <class Container, class Byte>
 class out_buffer {
 public:
-    using byte = typename Container::value_type;
+    using byte = Byte;
 
-    out_buffer(Container& out, std::size_t start) : out_(out), base_(out.data()), cursor_(base_ + start) {
+    out_buffer(Container& out, std::size_t start)
+        : out_(out), base_(reinterpret_cast<byte*>(out.data())), cursor_(base_ + start) {
         // No resize here: the bytes a container already holds are written over without being zeroed.
         limit_ = base_ + out.size();
         if (limit_ < cursor_) {
@@ -94,7 +98,7 @@ private:
             size *= 2;
         }
         out.resize(size);
-        return out.data();
+        return reinterpret_cast<byte*>(out.data());
     }
     ECMETA_INLINE void grow(std::size_t n) {
         const std::size_t at = written();
@@ -110,16 +114,18 @@ private:
 };
 
 // What the JSON and the MessagePack writer share: the buffer, and whether every string was UTF-8.
-template <class Container>
+template <class Container, class Byte>
 class writer_base {
 public:
-    explicit writer_base(out_buffer<Container>& out) noexcept : out_(out) {}
+    using buffer = out_buffer<Container, Byte>;
+
+    explicit writer_base(buffer& out) noexcept : out_(out) {}
 
     // False when some string was not UTF-8: the output is no wire form and must be dropped.
     [[nodiscard]] bool ok() const noexcept { return ok_; }
 
 protected:
-    out_buffer<Container>& out_;
+    buffer& out_;
     bool ok_ = true;
 };
 
@@ -130,7 +136,7 @@ template <template <class> class Writer, class Container, class T>
 void encode_at(const T& value, Container& out, std::size_t start) {
     bool ok = true;
     try {
-        out_buffer<Container> buffer{out, start};
+        typename Writer<Container>::buffer buffer{out, start};
         Writer<Container> writer{buffer};
         visit(value, writer);
         ok = writer.ok();

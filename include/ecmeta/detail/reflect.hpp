@@ -4,12 +4,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 // Converts to any member type; used only in unevaluated aggregate initialization.
 struct any_member {

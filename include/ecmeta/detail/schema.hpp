@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <array>
 #include <charconv>
 #include <cstddef>
@@ -19,7 +21,7 @@
 #include "reflect.hpp"
 #include "spares.hpp"
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 template <class C, class M>
 struct field {
@@ -185,13 +187,22 @@ struct is_vector<std::vector<T>> : std::true_type {
     using element = T;
 };
 
-// What decode<T> and encode accept: a message, or a list of messages (or of optional ones:
-// the per-rank reports, where null is a rank that said nothing).
+}  // namespace ecmeta::detail
+
+namespace ecmeta::inline ECMETA_ABI {
+
+// What every call takes (encode, decode, validate, print): a message, or a list of messages or of
+// optional ones (the per-rank reports, where null is a rank that said nothing).
 template <class T>
-concept wire_type = described<T> ||
-    (is_vector<T>::value && (described<typename is_vector<T>::element> ||
-                             (is_optional_v<typename is_vector<T>::element> &&
-                              described<typename report_type<typename is_vector<T>::element>::type>)));
+concept wire_type = detail::described<T> ||
+    (detail::is_vector<T>::value &&
+     (detail::described<typename detail::is_vector<T>::element> ||
+      (detail::is_optional_v<typename detail::is_vector<T>::element> &&
+       detail::described<typename detail::report_type<typename detail::is_vector<T>::element>::type>)));
+
+}  // namespace ecmeta
+
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 template <class T, class F>
 constexpr void for_each_field(F&& f) {

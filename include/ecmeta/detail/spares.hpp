@@ -5,12 +5,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <type_traits>
 #include <vector>
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 // How to empty every pool this thread has made (release_spares).
 inline std::vector<void (*)() noexcept>& spare_pools() noexcept {

@@ -4,6 +4,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -16,7 +18,7 @@
 #include "out_buffer.hpp"
 #include "schema.hpp"
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 // What has a text form: the four types, id_set, and the lists the wire carries.
 template <class T>
@@ -87,11 +89,10 @@ void append_tensor(std::string& out, const Spec& s) {
     return count_of(s.size(), "id", "ids");
 }
 
-// The types with a short form, which the formatters take.
+// What the formatters take: the printable values but lists, which fmt's and std's range
+// formatters already format element by element (two formatters of one type would be ambiguous).
 template <class T>
-concept formattable = requires(const T& value) {
-    short_text(value);
-};
+concept formattable = printable<T> && !is_vector<T>::value;
 
 // A format spec for those: "" (canonical JSON) or "s" (the short form). Returns where the spec
 // ends, and throws Error (fmt::format_error or std::format_error) on anything else.

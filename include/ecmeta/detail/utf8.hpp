@@ -2,13 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 #include <type_traits>
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 // Length of the valid sequence starting at s[i] (which is >= 0x80), or 0 if it is invalid.
 [[nodiscard]] constexpr std::size_t utf8_sequence(std::string_view s, std::size_t i) noexcept {

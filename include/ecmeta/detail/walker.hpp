@@ -9,6 +9,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -27,7 +29,7 @@
 #include "messages.hpp"
 #include "schema.hpp"
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 // Field names are short: compared a word at a time, inline, where string_view's == calls memcmp.
 [[nodiscard]] inline bool same_name(std::string_view a, std::string_view b) noexcept {

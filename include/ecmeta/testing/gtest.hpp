@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <ostream>
@@ -17,7 +19,7 @@
 #include "../detail/text.hpp"
 #include "../metadata.hpp"
 
-namespace ecmeta {
+namespace ecmeta::inline ECMETA_ABI {
 
 // GoogleTest finds these by ADL: EXPECT_EQ, EXPECT_THAT and RC_GTEST_PROP show canonical JSON.
 template <class T>

@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -20,7 +22,7 @@
 #include "../validate.hpp"
 #include "show.hpp"
 
-namespace ecmeta::testing {
+namespace ecmeta::inline ECMETA_ABI::testing {
 
 namespace gen {
 
@@ -253,7 +255,7 @@ inline rc::Gen<std::vector<ECMooncakeWorkerMetadata>> rank_reports(std::size_t r
 
 }  // namespace ecmeta::testing
 
-namespace ecmeta {
+namespace ecmeta::inline ECMETA_ABI {
 // RapidCheck finds these by ADL: counterexamples print as canonical JSON.
 inline void showValue(const ECMooncakeLoadSpec& v, std::ostream& os) {
     os << testing::show(v);

@@ -2,11 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../version.hpp"
+
 #include <string>
 
 #include "../detail/text.hpp"
 
-namespace ecmeta::testing {
+namespace ecmeta::inline ECMETA_ABI::testing {
 
 // Canonical JSON, or a note saying why there is none (a test may build a string that is not UTF-8).
 template <class T>

@@ -1,4 +1,5 @@
 #include <ecmeta/ecmeta.hpp>
+#include <ecmeta/nlohmann.hpp>
 
 #include <cstdio>
 #include <optional>
@@ -10,6 +11,10 @@ int main() {
     const auto folded = ecmeta::aggregate(ranks);
     const auto text = ecmeta::encode(*folded);
     std::puts(text.c_str());
-    return text == R"({"loaded":["b"],"failed_loads":[],"reclaimed":[],"pending_saves":false,"failed_saves":[]})" ? 0
-                                                                                                                  : 1;
+    // ecmeta::ecmeta brings ecmeta::nlohmann where nlohmann_json was found.
+    const nlohmann::ordered_json dom = *folded;
+    return text == R"({"loaded":["b"],"failed_loads":[],"reclaimed":[],"pending_saves":false,"failed_saves":[]})" &&
+                   dom.dump() == text
+               ? 0
+               : 1;
 }

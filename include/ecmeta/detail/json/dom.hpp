@@ -4,6 +4,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../../version.hpp"
+
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +18,7 @@
 #include "../messages.hpp"
 #include "../walker.hpp"
 
-namespace ecmeta::detail::json {
+namespace ecmeta::inline ECMETA_ABI::detail::json {
 
 // An nlohmann::basic_json, recognised by its public interface.
 template <class J>

@@ -6,6 +6,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../../version.hpp"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +22,7 @@
 #include "../walker.hpp"
 #include "scan.hpp"
 
-namespace ecmeta::detail::json {
+namespace ecmeta::inline ECMETA_ABI::detail::json {
 
 // The decimal digits of 2^1024 - 2^970, the least value that rounds to infinity as a double:
 // a number at least this large is refused, as nlohmann's parser refuses it (error 406).

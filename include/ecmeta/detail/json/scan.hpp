@@ -4,6 +4,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../../version.hpp"
+
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -22,7 +24,7 @@
 #define ECMETA_JSON_AVX2 0
 #endif
 
-namespace ecmeta::detail::json {
+namespace ecmeta::inline ECMETA_ABI::detail::json {
 
 [[nodiscard]] constexpr bool special_byte(unsigned char c) noexcept {
     return c < 0x20 || c >= 0x80 || c == '"' || c == '\\';

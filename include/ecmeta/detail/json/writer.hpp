@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../../version.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstddef>
@@ -14,7 +16,7 @@
 #include "../utf8.hpp"
 #include "scan.hpp"
 
-namespace ecmeta::detail::json {
+namespace ecmeta::inline ECMETA_ABI::detail::json {
 
 // Short runs a byte at a time, out of the inlined path.
 [[nodiscard]] inline std::size_t copy_plain_bytes(const char* in, std::size_t total, char* out) noexcept {
@@ -172,9 +174,9 @@ template <std::size_t Width, unsigned BitsPerByte, class Special>
 // and control characters escaped — byte for byte Python's
 // json.dumps(..., ensure_ascii=False, separators=(",", ":")).
 template <class Container>
-class writer : public writer_base<Container> {
+class writer : public writer_base<Container, char> {
 public:
-    using writer_base<Container>::writer_base;
+    using writer_base<Container, char>::writer_base;
 
     // What visit tells a sink.
     ECMETA_INLINE void string(std::string_view s) { out_.commit(string_at(out_.room(s.size() + 2), s)); }
@@ -361,8 +363,8 @@ private:
         }
     }
 
-    using writer_base<Container>::out_;
-    using writer_base<Container>::ok_;
+    using writer_base<Container, char>::out_;
+    using writer_base<Container, char>::ok_;
 };
 
 // The length of value's canonical JSON where no string needs an escape, as most do not: what
@@ -393,7 +395,7 @@ template <class T>
 
 // Appends s to out as a JSON string (the JSON Schema's text; its strings are UTF-8 literals).
 inline void append_string(std::string& out, std::string_view s) {
-    out_buffer<std::string> buffer{out, out.size()};
+    writer<std::string>::buffer buffer{out, out.size()};
     writer<std::string>{buffer}.string(s);
     buffer.finish();
 }

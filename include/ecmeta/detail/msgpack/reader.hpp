@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../../version.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
@@ -19,7 +21,7 @@
 #include "../walker.hpp"
 #include "tags.hpp"
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 using msgpack_tag::family;
 using msgpack_tag::header_form;

@@ -5,10 +5,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../../version.hpp"
+
 #include <array>
 #include <cstdint>
 
-namespace ecmeta::detail::msgpack_tag {
+namespace ecmeta::inline ECMETA_ABI::detail::msgpack_tag {
 
 inline constexpr std::uint8_t positive_fixint_max = 0x7F;
 inline constexpr std::uint8_t fixmap = 0x80, fixmap_max = 0x8F;

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../../version.hpp"
+
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -17,14 +19,14 @@
 #include "../utf8.hpp"
 #include "tags.hpp"
 
-namespace ecmeta::detail::msgpack {
+namespace ecmeta::inline ECMETA_ABI::detail::msgpack {
 
 // Canonical MessagePack: the JSON form's data model, every integer and length in its smallest
 // form — byte for byte Python's msgpack.packb.
 template <class Container>
-class writer : public writer_base<Container> {
+class writer : public writer_base<Container, std::uint8_t> {
 public:
-    using writer_base<Container>::writer_base;
+    using writer_base<Container, std::uint8_t>::writer_base;
 
     // What visit tells a sink.
     ECMETA_INLINE void string(std::string_view s) {
@@ -194,8 +196,8 @@ private:
         return (any & 0x80U) == 0;
     }
 
-    using writer_base<Container>::out_;
-    using writer_base<Container>::ok_;
+    using writer_base<Container, std::uint8_t>::out_;
+    using writer_base<Container, std::uint8_t>::ok_;
 };
 
 // How many bytes a header of a length n takes: 1 for a fix form (fix_max at most), then 8-, 16-

@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../../version.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -18,7 +20,7 @@
 #include "../utf8.hpp"
 #include "endpoint.hpp"
 
-namespace ecmeta {
+namespace ecmeta::inline ECMETA_ABI {
 namespace detail {
 
 inline std::string join(std::string_view base, std::string_view token) {
@@ -102,12 +104,9 @@ inline void check(const ECMooncakeWorkerMetadata& w, std::string_view base, std:
     }
 }
 
-}  // namespace detail
-
-// Every finding, in wire order (findings at one place in the order they were found); empty when
-// the value means something the running system accepts.
-template <detail::described T>
-std::vector<problem> validate(const T& value) {
+// One message's findings, in wire order.
+template <described T>
+std::vector<problem> validate_message(const T& value) {
     std::vector<problem> found;
     detail::check(value, "", found);
     // The checks' findings by place; a walk of the value in wire order reports them as it reaches
@@ -147,6 +146,32 @@ std::vector<problem> validate(const T& value) {
         out.push_back(std::move(found[i]));
     }
     return out;
+}
+
+}  // namespace detail
+
+template <wire_type T>
+std::vector<problem> validate(const T& value) {
+    if constexpr (detail::described<T>) {
+        return detail::validate_message(value);
+    } else {
+        std::vector<problem> out;
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            std::vector<problem> found;
+            if constexpr (detail::is_optional_v<typename T::value_type>) {
+                if (value[i]) {
+                    found = detail::validate_message(*value[i]);
+                }
+            } else {
+                found = detail::validate_message(value[i]);
+            }
+            for (problem& p : found) {
+                p.pointer.insert(0, "/" + std::to_string(i));
+                out.push_back(std::move(p));
+            }
+        }
+        return out;
+    }
 }
 
 }  // namespace ecmeta

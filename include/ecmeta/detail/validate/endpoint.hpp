@@ -3,12 +3,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "../../version.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <string>
 #include <string_view>
 
-namespace ecmeta::detail {
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 inline bool is_port(std::string_view s) {
     unsigned port = 0;
