@@ -1,4 +1,4 @@
-// ecmeta — errors raised by the wire forms, and the options of decoding.
+// ecmeta — the wire forms' errors, thrown or returned, and the options of decoding.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -55,6 +55,17 @@ public:
 class encode_error : public error {
 public:
     encode_error(std::string pointer, const std::string& message) : error(std::move(pointer), message) {}
+};
+
+// What the try_ calls return for a fresh value: the value, or T{} and the error. Read it with a
+// structured binding, as std::from_chars' result: `auto [step, error] = try_decode<T>(json);`.
+template <class T, class Error>
+struct result {
+    T value{};
+    std::optional<Error> error{};
+
+    // True on success.
+    [[nodiscard]] explicit operator bool() const noexcept { return !error; }
 };
 
 struct decode_options {

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "detail/exceptions.hpp"
 #include "detail/id_order.hpp"
 
 namespace ecmeta::inline ECMETA_ABI {
@@ -146,7 +147,7 @@ public:
         }
 #ifndef NDEBUG
         if (!sorted_from(0)) {
-            throw std::invalid_argument("ecmeta::id_set: input tagged sorted_unique is not sorted and unique");
+            detail::raise(std::invalid_argument("ecmeta::id_set: input tagged sorted_unique is not sorted and unique"));
         }
 #endif
     }
@@ -424,9 +425,10 @@ private:
                 id_set(*this).swap(*this);
             }
             if (id.size() > max_bytes() - chars_.size()) {
-                throw std::length_error("ecmeta::id_set: " + std::to_string(id.size()) +
-                                        " more bytes of ids past the " + std::to_string(chars_.size()) +
-                                        " held would exceed max_bytes() (" + std::to_string(max_bytes()) + ")");
+                detail::raise(std::length_error("ecmeta::id_set: " + std::to_string(id.size()) +
+                                                " more bytes of ids past the " + std::to_string(chars_.size()) +
+                                                " held would exceed max_bytes() (" + std::to_string(max_bytes()) +
+                                                ")"));
             }
         }
         const entry e{head, static_cast<std::uint32_t>(chars_.size()), static_cast<std::uint32_t>(id.size())};

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "detail/json/dom.hpp"
+#include "detail/walker.hpp"
 #include "metadata.hpp"
 
 // For any basic_json with the default serializer. nlohmann::ordered_json keeps the declared field order;
@@ -28,6 +29,9 @@ struct adl_serializer<T, void> {
         T result{};
         ecmeta::detail::json::dom_reader<BasicJson> reader{j};
         ecmeta::detail::walk(reader, result, false);
+        if (reader.failed()) {
+            ecmeta::detail::raise(ecmeta::detail::to_error(reader.recorded()));
+        }
         value = std::move(result);
     }
 };

@@ -9,8 +9,13 @@
 #define ECMETA_VERSION_MINOR 3
 #define ECMETA_VERSION_PATCH 0
 
-// A tag for each build option that changes what a function means: none so far.
+// A tag for each build option that changes what a function means: without exceptions, the
+// throwing calls stop the program instead.
+#if defined(__cpp_exceptions)
 #define ECMETA_ABI_TAGS
+#else
+#define ECMETA_ABI_TAGS _noexceptions
+#endif
 
 #define ECMETA_ABI_PASTE_(major, minor, patch, tags) v##major##_##minor##_##patch##tags
 #define ECMETA_ABI_NAME_(major, minor, patch, tags) ECMETA_ABI_PASTE_(major, minor, patch, tags)

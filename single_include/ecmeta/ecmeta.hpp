@@ -22,8 +22,13 @@
 #define ECMETA_VERSION_MINOR 3
 #define ECMETA_VERSION_PATCH 0
 
-// A tag for each build option that changes what a function means: none so far.
+// A tag for each build option that changes what a function means: without exceptions, the
+// throwing calls stop the program instead.
+#if defined(__cpp_exceptions)
 #define ECMETA_ABI_TAGS
+#else
+#define ECMETA_ABI_TAGS _noexceptions
+#endif
 
 #define ECMETA_ABI_PASTE_(major, minor, patch, tags) v##major##_##minor##_##patch##tags
 #define ECMETA_ABI_NAME_(major, minor, patch, tags) ECMETA_ABI_PASTE_(major, minor, patch, tags)
@@ -77,7 +82,7 @@ template <byte_range R>
 }  // namespace ecmeta
 // ---- end of ecmeta/bytes.hpp
 // ---- ecmeta/error.hpp
-// ecmeta — errors raised by the wire forms, and the options of decoding.
+// ecmeta — the wire forms' errors, thrown or returned, and the options of decoding.
 // SPDX-License-Identifier: Apache-2.0
 
 
@@ -100,6 +105,66 @@ template <byte_range R>
 #include <optional>
 #include <type_traits>
 #include <vector>
+
+// ---- ecmeta/detail/exceptions.hpp
+// ecmeta — where ecmeta throws, and what it does without exceptions (-fno-exceptions): the
+// throwing calls print the error's message and stop the program, never going on silently, and
+// running out of memory ends the program as the standard library's own allocation does. Bad input
+// never throws: decoding reports it as a value (fault.hpp), and the throwing calls raise it.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+// Throws e; without exceptions, prints its message and aborts.
+template <class E>
+[[noreturn]] void raise(E&& e) {
+#if defined(__cpp_exceptions)
+    throw std::forward<E>(e);
+#else
+    std::fputs("ecmeta: ", stderr);
+    std::fputs(e.what(), stderr);
+    std::fputc('\n', stderr);
+    std::abort();
+#endif
+}
+
+// Runs f; if it throws (memory ran out), runs undo first and lets the exception go on.
+template <class F, class Undo>
+decltype(auto) undo_on_throw(F&& f, Undo&& undo) {
+#if defined(__cpp_exceptions)
+    try {
+        return std::forward<F>(f)();
+    } catch (...) {
+        std::forward<Undo>(undo)();
+        throw;
+    }
+#else
+    static_cast<void>(undo);
+    return std::forward<F>(f)();
+#endif
+}
+
+// Runs f, for what is only worth doing if memory allows (keeping storage for later): if it throws,
+// nothing more is done.
+template <class F>
+void if_memory_allows(F&& f) noexcept {
+#if defined(__cpp_exceptions)
+    try {
+        std::forward<F>(f)();
+    } catch (...) {  // NOLINT(bugprone-empty-catch): the storage is simply not kept
+    }
+#else
+    std::forward<F>(f)();
+#endif
+}
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/exceptions.hpp
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
@@ -152,12 +217,11 @@ void shorten(std::vector<E>& list, std::size_t n) {
     if constexpr (keeps_storage<E>) {
         if (n < list.size()) {
             std::vector<E>& pool = spares<E>().items;
-            try {
+            if_memory_allows([&] {  // if not, those left are freed below, as without a pool
                 for (std::size_t i = list.size(); i-- > n;) {
                     pool.push_back(std::move(list[i]));
                 }
-            } catch (...) {  // no room in the pool: those left are freed below, as without one
-            }
+            });
         }
     }
     list.erase(list.begin() + static_cast<std::ptrdiff_t>(n), list.end());
@@ -181,10 +245,7 @@ E& grow(std::vector<E>& list) {
 template <class E>
 void drop(std::optional<E>& o) noexcept {
     if (o) {
-        try {
-            spares<E>().items.push_back(std::move(*o));
-        } catch (...) {  // no room in the pool: the value is freed, as without one
-        }
+        if_memory_allows([&] { spares<E>().items.push_back(std::move(*o)); });  // if not, it is freed
         o.reset();
     }
 }
@@ -250,6 +311,17 @@ public:
     encode_error(std::string pointer, const std::string& message) : error(std::move(pointer), message) {}
 };
 
+// What the try_ calls return for a fresh value: the value, or T{} and the error. Read it with a
+// structured binding, as std::from_chars' result: `auto [step, error] = try_decode<T>(json);`.
+template <class T, class Error>
+struct result {
+    T value{};
+    std::optional<Error> error{};
+
+    // True on success.
+    [[nodiscard]] explicit operator bool() const noexcept { return !error; }
+};
+
 struct decode_options {
     // Inputs longer than this many bytes are refused before parsing; 0 means no limit.
     std::size_t max_input_bytes = 0;
@@ -275,6 +347,7 @@ inline void release_thread_buffers() noexcept {
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -516,7 +589,7 @@ public:
         }
 #ifndef NDEBUG
         if (!sorted_from(0)) {
-            throw std::invalid_argument("ecmeta::id_set: input tagged sorted_unique is not sorted and unique");
+            detail::raise(std::invalid_argument("ecmeta::id_set: input tagged sorted_unique is not sorted and unique"));
         }
 #endif
     }
@@ -794,9 +867,10 @@ private:
                 id_set(*this).swap(*this);
             }
             if (id.size() > max_bytes() - chars_.size()) {
-                throw std::length_error("ecmeta::id_set: " + std::to_string(id.size()) +
-                                        " more bytes of ids past the " + std::to_string(chars_.size()) +
-                                        " held would exceed max_bytes() (" + std::to_string(max_bytes()) + ")");
+                detail::raise(std::length_error("ecmeta::id_set: " + std::to_string(id.size()) +
+                                                " more bytes of ids past the " + std::to_string(chars_.size()) +
+                                                " held would exceed max_bytes() (" + std::to_string(max_bytes()) +
+                                                ")"));
             }
         }
         const entry e{head, static_cast<std::uint32_t>(chars_.size()), static_cast<std::uint32_t>(id.size())};
@@ -951,15 +1025,17 @@ struct id_set_access {
 }  // namespace detail
 }  // namespace ecmeta
 // ---- end of ecmeta/id_set.hpp
-// ---- ecmeta/detail/messages.hpp
-// ecmeta — the words of every decode and encode error, for every decoder, reader and writer, and
-// the walker's error on its way out (validate's findings are worded beside their checks).
+// ---- ecmeta/detail/fault.hpp
+// ecmeta — how a decode fails without throwing: the pull readers (json/reader.hpp,
+// msgpack/reader.hpp, json/dom.hpp) and the walker record a fault, the first one wins, and from
+// then on every read returns at once with a harmless value and every cursor says it is done, so
+// the walk unwinds by plain returns and its caller reads the fault. A refusing reader (the fast
+// path) records only that it failed; a naming reader records what and where.
 // SPDX-License-Identifier: Apache-2.0
 
 
 #include <charconv>
 #include <cstddef>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -1768,6 +1844,9 @@ constexpr void for_each_field(F&& f) {
     std::apply([&](const auto&... fs) { (f(fs), ...); }, schema<T>::fields);
 }
 
+// Never defined and not constexpr: a constant expression that reaches it does not compile.
+void schema_of_C_does_not_list_this_member();
+
 // A member's wire name, from schema<C>: one the schema does not list fails to compile.
 template <class C, class M>
 consteval std::string_view wire_name(M C::*member) {
@@ -1778,7 +1857,7 @@ consteval std::string_view wire_name(M C::*member) {
         }
     });
     if (name.empty()) {
-        throw "schema<C> does not list this member";  // not a constant expression: a compile error
+        schema_of_C_does_not_list_this_member();
     }
     return name;
 }
@@ -2069,6 +2148,76 @@ bool walk_places(const T& value, std::string& pointer, At&& at, String&& string)
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
+// What a naming reader found wrong. Each level of the walk it unwinds through puts its own token
+// in front of the pointer, so a pointer costs nothing until something fails.
+struct fault {
+    std::string pointer{};
+    // "<what was expected>, got <what was found>"; for a value of another type than the one asked
+    // for, only what was found ("string", "integer -3", …) until the walker names the type.
+    std::string message{};
+    std::optional<std::size_t> offset{};
+    bool type_unnamed = false;
+
+    void enclose(std::string_view token) {
+        std::string p;
+        append_pointer_token(p, token);
+        pointer.insert(0, p);
+    }
+    void enclose(std::size_t index) {
+        char digits[24];
+        const char* end = std::to_chars(digits, digits + sizeof digits, index).ptr;
+        enclose(std::string_view{digits, static_cast<std::size_t>(end - digits)});
+    }
+};
+
+// A reader's (or a walk's) failure so far. Naming = false: only whether it failed.
+template <bool Naming>
+class fault_state {
+public:
+    [[nodiscard]] bool failed() const noexcept { return failed_; }
+    void refuse() noexcept { failed_ = true; }
+
+protected:
+    bool failed_ = false;
+};
+
+template <>
+class fault_state<true> {
+public:
+    [[nodiscard]] bool failed() const noexcept { return failed_; }
+    [[nodiscard]] fault& recorded() noexcept { return fault_; }
+    // Records f, unless a fault came first.
+    void record(fault f) {
+        if (!failed_) {
+            failed_ = true;
+            fault_ = std::move(f);
+        }
+    }
+
+protected:
+    bool failed_ = false;
+    fault fault_;
+};
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/fault.hpp
+// ---- ecmeta/detail/messages.hpp
+// ecmeta — the words of every decode and encode error, for every decoder, reader and writer, and
+// the walker's error on its way out (validate's findings are worded beside their checks).
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
 // What a value of another type than the one asked for is called, whichever source it came from:
 // "expected <name_of the type asked for>, got <this>".
 namespace found {
@@ -2201,31 +2350,6 @@ inline constexpr std::string_view finite = "a number within double's range";
 
 }  // namespace message
 
-// A decode error inside the walker. Each level it unwinds through puts its own token in front of
-// the pointer, so a pointer costs nothing until something fails; walk() makes the decode_error.
-struct located {
-    std::string pointer;
-    std::string message;
-    std::optional<std::size_t> offset;
-
-    void enclose(std::string_view token) {
-        std::string p;
-        append_pointer_token(p, token);
-        pointer.insert(0, p);
-    }
-    void enclose(std::size_t index) {
-        char digits[24];
-        const char* end = std::to_chars(digits, digits + sizeof digits, index).ptr;
-        enclose(std::string_view{digits, static_cast<std::size_t>(end - digits)});
-    }
-};
-
-// A value of another type than the one asked for, as a naming reader describes it ("string",
-// "integer -3", "null", ...); the walker, which knows what it asked for, words the error.
-struct wrong_type {
-    std::string found;
-};
-
 }  // namespace ecmeta::detail
 // ---- end of ecmeta/detail/messages.hpp
 // ---- ecmeta/detail/utf8.hpp
@@ -2318,377 +2442,6 @@ namespace ecmeta::inline ECMETA_ABI::detail {
 
 }  // namespace ecmeta::detail
 // ---- end of ecmeta/detail/utf8.hpp
-// ---- ecmeta/detail/walker.hpp
-// ecmeta — the decoder generated per type from schema<T>, the one decoder of every source, read
-// through a small pull reader per source: JSON text (json/reader.hpp), MessagePack
-// (msgpack/reader.hpp) and nlohmann's DOM (json/dom.hpp). The compiler
-// fuses the two: no event dispatch, no member table walked per value, keys matched against names
-// known at compile time. A reader either refuses (throws `refused`, and costs nothing on the way)
-// or names what it refuses (R::names_errors), and then the walker words the error and builds its
-// pointer. The fast paths walk with a refusing reader and, on a refusal, walk again with a naming
-// one, so every verdict and every message comes from this walker.
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <array>
-#include <bit>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <limits>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <tuple>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
-
-namespace ecmeta::inline ECMETA_ABI::detail {
-
-// Field names are short: compared a word at a time, inline, where string_view's == calls memcmp.
-[[nodiscard]] inline bool same_name(std::string_view a, std::string_view b) noexcept {
-    const std::size_t n = a.size();
-    if (n != b.size()) {
-        return false;
-    }
-    const auto word = [](const char* p, auto w) {
-        std::memcpy(&w, p, sizeof w);
-        return w;
-    };
-    if (n >= 8) {
-        for (std::size_t i = 0; i + 8 < n; i += 8) {
-            if (word(a.data() + i, std::uint64_t{}) != word(b.data() + i, std::uint64_t{})) {
-                return false;
-            }
-        }
-        return word(a.data() + n - 8, std::uint64_t{}) == word(b.data() + n - 8, std::uint64_t{});
-    }
-    if (n >= 4) {  // two overlapping 4-byte words
-        return word(a.data(), std::uint32_t{}) == word(b.data(), std::uint32_t{}) &&
-               word(a.data() + n - 4, std::uint32_t{}) == word(b.data() + n - 4, std::uint32_t{});
-    }
-    return a == b;
-}
-
-// The input is not what the schema wants (or not well-formed): walk it again with a naming reader.
-struct refused {};
-
-[[noreturn]] inline void refuse() {
-    throw refused{};
-}
-
-// What a pull reader offers (R::value is the reader's handle on one value: an element of a DOM,
-// or nothing for a stream that is read in order):
-//   string(v) -> std::string_view      u64(v) -> std::uint64_t      boolean(v) -> bool
-//   null(v) -> bool (true: it was null, consumed)
-//   array(v) -> R::array_cursor        next(array_cursor&, value&) -> bool (false: no more)
-//   object(v) -> R::object_cursor      next(object_cursor&, std::string_view& key, value&) -> bool
-//   unknown_key(key): checks that a key that names no field is UTF-8 (a key that names one is
-//       ASCII, so next() need not check it)
-//   reservable(array_cursor, element size) -> std::size_t: room to make before reading the
-//       elements (what a DOM has seen; for a length read from the input, no more than would
-//       fill the input's bytes left)
-//   reserve_ids(array_cursor, id_set&)  skip(v)  finish(): nothing may follow the root
-//   names_errors: a static bool. False: each throws `refused` where the value is not of that type
-//       or the input is not well-formed. True: each throws `wrong_type` for a value of another
-//       type and `located` (message and offset, no pointer) for input that is not well-formed.
-template <class R>
-class walker {
-public:
-    using value = typename R::value;
-    static constexpr bool naming = R::names_errors;
-
-    walker(R& reader, bool strict) noexcept : r_(reader), strict_(strict) {}
-
-    // Reads v into out, by out's form.
-    template <class T>
-    void read(value v, T& out) {
-        as<T>([&] { read_as(v, out); });
-    }
-
-private:
-    // Runs f, which reads a value of type T: a value of another type is an error that names T.
-    template <class T, class F>
-    decltype(auto) as(F&& f) {
-        if constexpr (naming) {
-            try {
-                return f();
-            } catch (const wrong_type& w) {
-                throw located{{}, message::mismatch(name_of<T>(), w.found), std::nullopt};
-            }
-        } else {
-            return f();
-        }
-    }
-
-    // Runs f: an error from inside it gets `token` (a key or an index) in front of its pointer.
-    template <class Token, class F>
-    decltype(auto) within(const Token& token, F&& f) {
-        if constexpr (naming) {
-            try {
-                return f();
-            } catch (located& e) {
-                e.enclose(token);
-                throw;
-            }
-        } else {
-            return f();
-        }
-    }
-
-    // An error of meaning, at the value being read: what() words it (only when naming).
-    template <class What>
-    [[noreturn]] static void fail(What&& what) {
-        if constexpr (naming) {
-            throw located{{}, what(), std::nullopt};
-        } else {
-            refuse();
-        }
-    }
-
-    template <class T>
-    void read_as(value v, T& out) {
-        constexpr form f = form_of<T>();
-        if constexpr (f == form::string) {
-            const std::string_view s = r_.string(v);
-            if (s.size() <= out.capacity()) {
-                // In its storage: a length and a copy, not assign's general replace (the input
-                // never lies inside the value decoded into).
-                out.resize(s.size());
-                if (!s.empty()) {
-                    std::memcpy(out.data(), s.data(), s.size());
-                }
-            } else {
-                out.assign(s);
-            }
-        } else if constexpr (f == form::u64) {
-            out = r_.u64(v);
-        } else if constexpr (f == form::i64) {
-            const std::uint64_t n = r_.u64(v);  // a shape's extent: never negative
-            if (n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-                fail([n] { return message::beyond_int64(n); });
-            }
-            out = static_cast<std::int64_t>(n);
-        } else if constexpr (f == form::boolean) {
-            out = r_.boolean(v);
-        } else if constexpr (f == form::ids) {
-            read_ids(v, out);
-        } else if constexpr (f == form::nullable) {
-            if (r_.null(v)) {
-                drop(out);
-            } else {
-                read_as(v, fill(out));  // not of E's type: an error that names T's
-            }
-        } else if constexpr (f == form::list) {
-            read_list(v, out);
-        } else {
-            read_object(v, out);
-        }
-    }
-
-    void read_ids(value v, id_set& out) {
-        out.clear();
-        auto c = r_.array(v);
-        r_.reserve_ids(c, out);
-        value item{};
-        for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
-            within(i, [&] {  // sorted and deduplicated once, below
-                id_set_access::append(out, as<std::string>([&] { return r_.string(item); }));
-            });
-        }
-        id_set_access::finish(out);
-    }
-
-    // Elements overwritten in place, then the list cut to length: a reused list keeps its storage,
-    // and so do its elements' strings and lists, dropped ones included (spares.hpp). Scalars have
-    // none to keep: appended afresh.
-    template <class E>
-    void read_list(value v, std::vector<E>& out) {
-        auto c = r_.array(v);
-        if constexpr (scalar_form<E>) {
-            out.clear();
-            out.reserve(r_.reservable(c, sizeof(E)));
-            value item{};
-            for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
-                within(i, [&] { read(item, out.emplace_back()); });
-            }
-            return;
-        }
-        if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.size()) {
-            out.reserve(size);
-        }
-        std::size_t n = 0;
-        value item{};
-        for (; within(n, [&] { return r_.next(c, item); }); ++n) {
-            within(n, [&] { read(item, n < out.size() ? out[n] : grow(out)); });
-        }
-        shorten(out, n);
-    }
-
-    template <class S>
-    void read_object(value v, S& out) {
-        using indices = std::make_index_sequence<field_count<S>()>;
-        auto c = r_.object(v);
-        std::uint32_t seen = 0;
-        std::size_t last = field_count<S>() - 1;  // canonical input: the next declared key comes next
-        std::string_view key;
-        value field{};
-        while (r_.next(c, key, field)) {  // an error in a key, or in what is skipped, is the object's
-            const std::size_t i = find_key<S>(key, last);
-            if (i == field_count<S>()) {
-                r_.unknown_key(key);  // first, as a key is read whole before it is looked up
-                if (strict_) {
-                    within(key, [] { fail([] { return std::string{message::unknown_key}; }); });
-                }
-                r_.skip(field);
-                continue;
-            }
-            seen |= std::uint32_t{1} << i;
-            last = i;
-            within(names<S>[i], [&] { read_field(field, out, i, indices{}); });
-        }
-        if (const std::uint32_t missing = required_fields<S> & ~seen; missing != 0) {
-            const auto first = static_cast<std::size_t>(std::countr_zero(missing));
-            within(names<S>[first], [first] { fail([first] { return message::missing(member_names<S>[first]); }); });
-        }
-        to_defaults(out, seen);
-    }
-
-    template <class S>
-    static constexpr auto names = std::apply(
-        [](const auto&... fs) { return std::array<std::string_view, sizeof...(fs)>{fs.name...}; }, schema<S>::fields);
-
-    template <class S>
-    static constexpr auto member_names = std::apply(
-        [](const auto&... fs) {
-            return std::array<std::string_view, sizeof...(fs)>{
-                name_of<typename std::remove_cvref_t<decltype(fs)>::member_type>()...};
-        },
-        schema<S>::fields);
-
-    // The field named `key`, trying the one declared after `last` first; field_count<S>() if none.
-    template <class S>
-    [[nodiscard]] static std::size_t find_key(std::string_view key, std::size_t last) noexcept {
-        constexpr std::size_t n = field_count<S>();
-        std::size_t i = last + 1 == n ? 0 : last + 1;
-        for (std::size_t tried = 0; tried < n; ++tried, i = i + 1 == n ? 0 : i + 1) {
-            if (same_name(names<S>[i], key)) {
-                return i;
-            }
-        }
-        return n;
-    }
-
-    template <class S, std::size_t... I>
-    void read_field(value v, S& out, std::size_t i, std::index_sequence<I...> /*unused*/) {
-        static_cast<void>(((i == I && (read(v, out.*std::get<I>(schema<S>::fields).member), true)) || ...));
-    }
-
-    R& r_;
-    bool strict_;
-};
-
-// Decodes the whole input as T through reader `r` (whose root() is the document's value).
-template <class T, class R>
-void walk(R& r, T& out, bool strict) {
-    walker<R> w{r, strict};
-    if constexpr (R::names_errors) {
-        try {
-            w.read(r.root(), out);
-            r.finish();
-        } catch (located& e) {
-            throw decode_error(std::move(e.pointer), e.message, e.offset);
-        }
-    } else {
-        w.read(r.root(), out);
-        r.finish();
-    }
-}
-
-// Whether a T holds anything a later decode into it may drop into the spares: list elements that
-// keep storage, or an optional's value, at any depth.
-template <class T>
-consteval bool may_drop() {
-    constexpr form f = form_of<T>();
-    if constexpr (f == form::nullable) {
-        return true;
-    } else if constexpr (f == form::list) {
-        return keeps_storage<typename T::value_type> || may_drop<typename T::value_type>();
-    } else if constexpr (f == form::message) {
-        return std::apply(
-            [](const auto&... fd) {
-                return (may_drop<typename std::remove_cvref_t<decltype(fd)>::member_type>() || ...);
-            },
-            schema<T>::fields);
-    } else {
-        return false;
-    }
-}
-
-// Room in this thread's spares for all `value` holds that a later decode into it may drop, so that
-// dropping never allocates. Walked twice: the first walk counts into each pool, the second
-// reserves. Room follows what the decoded value holds, not how many values were ever decoded.
-template <class T>
-void hold_room(const T& value, bool reserve) {
-    constexpr form f = form_of<T>();
-    if constexpr (f == form::nullable) {
-        if (value) {
-            spare_pool<typename T::value_type>& pool = spares<typename T::value_type>();
-            reserve ? pool.reserve_wanted() : static_cast<void>(++pool.wanted);
-            hold_room(*value, reserve);
-        }
-    } else if constexpr (f == form::list) {
-        using E = typename T::value_type;
-        if constexpr (keeps_storage<E>) {
-            spare_pool<E>& pool = spares<E>();
-            reserve ? pool.reserve_wanted() : static_cast<void>(pool.wanted += value.size());
-        }
-        if constexpr (may_drop<E>()) {
-            for (const E& e : value) {
-                hold_room(e, reserve);
-            }
-        }
-    } else if constexpr (f == form::message && may_drop<T>()) {
-        for_each_field<T>([&](const auto& fd) { hold_room(value.*fd.member, reserve); });
-    }
-}
-
-// decode_options::max_input_bytes, for every format.
-inline void check_size(std::size_t size, const decode_options& options) {
-    if (options.max_input_bytes != 0 && size > options.max_input_bytes) {
-        throw decode_error("", message::input_too_long(options.max_input_bytes, size));
-    }
-}
-
-// Decodes `input` into `out` through Reader<false> and, if that refuses, again through
-// Reader<true>, which words the error: the fast path spends nothing on messages. If it throws,
-// `out` gets T{}'s value (keeping its storage) before the error goes on: decode_into never leaves
-// a half-written or stale value.
-template <template <bool> class Reader, class Input, class T>
-void decode_into(Input input, T& out, const decode_options& options) {
-    try {
-        check_size(input.size(), options);
-        try {
-            Reader<false> fast{input};
-            walk(fast, out, options.reject_unknown_keys);
-        } catch (const refused&) {
-            Reader<true> naming{input};
-            walk(naming, out, options.reject_unknown_keys);
-        }
-    } catch (...) {
-        reset_in_place(out);
-        throw;
-    }
-    if constexpr (may_drop<T>()) {
-        hold_room(out, false);
-        hold_room(out, true);
-    }
-}
-
-}  // namespace ecmeta::detail
-// ---- end of ecmeta/detail/walker.hpp
 // ---- ecmeta/detail/json/scan.hpp
 // ecmeta — finding where a JSON string's plain run ends: the first byte that is '"', '\\', a
 // control character or not ASCII. 16 bytes at a time on SSE2 (always there on x86-64), 8 at a
@@ -2881,13 +2634,13 @@ private:
 };
 
 // JSON text read in order, for the decoder generated per type (walker.hpp). Naming = false is the
-// fast path: anything wrong throws `refused`. Naming = true reads the same way and says what is
-// wrong: a value of another type is described (as far as its type needs reading: a string's
+// fast path: anything wrong is only refused (fault.hpp). Naming = true reads the same way and says
+// what is wrong: a value of another type is described (as far as its type needs reading: a string's
 // bytes are checked, so an error of syntax in it comes first), and an error of syntax says what
 // was expected and what byte was found, at its offset. A string without escapes is a view of the
 // input; one with escapes is decoded into the reader's buffer, valid until the next string.
 template <bool Naming>
-class reader {
+class reader : public fault_state<Naming> {
 public:
     static constexpr bool names_errors = Naming;
     struct value {};  // a stream: the next value is the one at the read position
@@ -2916,6 +2669,7 @@ public:
         whitespace();
         if (p_ == end_ || *p_ != '"') {
             mismatch();
+            return {};
         }
         return read_string<true>();
     }
@@ -2936,6 +2690,7 @@ public:
                     if (n > (UINT64_MAX - d) / 10 || (p_ != end_ && is_digit(*p_))) {
                         p_ = at;
                         mismatch();  // beyond 64 bits
+                        return 0;
                     }
                     n = n * 10 + d;
                 }
@@ -2951,6 +2706,7 @@ public:
         }
         p_ = at;
         mismatch();
+        return 0;
     }
 
     bool boolean(value /*unused*/) {
@@ -2964,6 +2720,7 @@ public:
             return false;
         }
         mismatch();
+        return false;
     }
 
     bool null(value /*unused*/) {
@@ -2979,12 +2736,16 @@ public:
         whitespace();
         if (p_ == end_ || *p_ != '[') {
             mismatch();
+            return {};
         }
         ++p_;
         return {};
     }
     // Leaves the read position at the element, which reads its own whitespace.
     bool next(array_cursor& c, value& /*unused*/) {
+        if (this->failed_) {
+            return false;
+        }
         whitespace();
         if (p_ != end_) {
             if (*p_ == ']') {
@@ -3003,18 +2764,23 @@ public:
             return true;  // the element will say what is missing
         }
         fail(p_, message::json_syntax::array_next);
+        return false;
     }
 
     object_cursor object(value /*unused*/) {
         whitespace();
         if (p_ == end_ || *p_ != '{') {
             mismatch();
+            return {};
         }
         ++p_;
         return {};
     }
     // Reads the key and its ':'; the value reads its own whitespace.
     bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
+        if (this->failed_) {
+            return false;
+        }
         whitespace();
         if (!c.started) {
             c.started = true;
@@ -3024,21 +2790,24 @@ public:
             }
             if (p_ == end_ || *p_ != '"') {
                 fail(p_, message::json_syntax::first_key);
+                return false;
             }
         } else if (p_ != end_ && *p_ == ',') {
             ++p_;
             whitespace();
             if (p_ == end_ || *p_ != '"') {
                 fail(p_, message::json_syntax::key);
+                return false;
             }
         } else if (p_ != end_ && *p_ == '}') {
             ++p_;
             return false;
         } else {
             fail(p_, message::json_syntax::object_next);
+            return false;
         }
         key = read_key();
-        return true;
+        return !this->failed_;
     }
     static void unknown_key(std::string_view /*key*/) noexcept {}  // every string was checked as it was read
     [[nodiscard]] static std::size_t reservable(const array_cursor& /*unused*/, std::size_t /*size*/) noexcept {
@@ -3049,10 +2818,11 @@ public:
     // Reads a whole value, checked as any other, without recursion.
     void skip(value /*unused*/) {
         nesting open;
-        while (true) {
+        while (!this->failed_) {
             whitespace();
             if (p_ == end_) {
                 fail(p_, message::json_syntax::value);
+                return;
             }
             switch (*p_) {
                 case '{':
@@ -3064,6 +2834,7 @@ public:
                     }
                     if (p_ == end_ || *p_ != '"') {
                         fail(p_, message::json_syntax::first_key);
+                        return;
                     }
                     open.push(false);
                     read_key<false>();
@@ -3081,7 +2852,7 @@ public:
                     scalar();
             }
             // A value is done: go on in the innermost open container, closing those that end.
-            while (true) {
+            while (!this->failed_) {
                 if (open.empty()) {
                     return;
                 }
@@ -3093,6 +2864,7 @@ public:
                         whitespace();
                         if (p_ == end_ || *p_ != '"') {
                             fail(p_, message::json_syntax::key);
+                            return;
                         }
                         read_key<false>();
                     }
@@ -3104,6 +2876,7 @@ public:
                     continue;
                 }
                 fail(p_, array ? message::json_syntax::array_next : message::json_syntax::object_next);
+                return;
             }
         }
     }
@@ -3111,37 +2884,46 @@ public:
 private:
     // ---- errors -------------------------------------------------------------------------------
 
-    // Input that is not JSON, at `at`: expected `what`, got the byte there (or `got`).
-    [[noreturn]] void fail(const char* at, std::string_view what) const {
+    // Input that is not JSON, at `at`: expected `what`, got the byte there (or `got`). Records the
+    // fault (the first one stands) and puts the read position at the end, where every read stops.
+    void fail(const char* at, std::string_view what) {
         if constexpr (Naming) {
-            fail(at, what, found::json_byte(at, end_));
+            if (!this->failed_) {
+                fail(at, what, found::json_byte(at, end_));
+            }
         } else {
-            refuse();
+            fail_as(at, {});
         }
     }
-    [[noreturn]] void fail(const char* at, std::string_view what, const std::string& got) const {
+    void fail(const char* at, std::string_view what, const std::string& got) {
         if constexpr (Naming) {
             fail_as(at, message::mismatch(what, got));
         } else {
-            refuse();
+            fail_as(at, {});
         }
     }
-    [[noreturn]] void fail_as(const char* at, std::string m) const {
+    void fail_as(const char* at, std::string m) {
         if constexpr (Naming) {
             const auto offset = static_cast<std::size_t>(at - begin_);
-            throw located{{}, message::at_byte(std::move(m), offset), offset};
+            this->record({{}, message::at_byte(std::move(m), offset), offset});
         } else {
-            refuse();
+            this->refuse();
         }
+        p_ = end_;
     }
 
-    // The value at the read position is not of the type asked for: says what it is.
-    [[noreturn]] void mismatch() {
+    // The value at the read position is not of the type asked for: says what it is (reading it as
+    // far as its type needs, where an error of syntax comes first).
+    void mismatch() {
         if constexpr (Naming) {
-            throw wrong_type{describe()};
+            if (!this->failed_) {
+                std::string found = describe();
+                this->record({{}, std::move(found), std::nullopt, true});
+            }
         } else {
-            refuse();
+            this->refuse();
         }
+        p_ = end_;
     }
 
     std::string describe() {
@@ -3201,9 +2983,14 @@ private:
 
     void literal(std::string_view word) {
         if (static_cast<std::size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) {
-            const std::size_t n = std::min(word.size(), static_cast<std::size_t>(end_ - p_));
-            fail(p_, "'" + std::string{word} + "'",
-                 n == 0 ? std::string{"end of input"} : "'" + found::echo({p_, n}) + "'");
+            if constexpr (Naming) {
+                const std::size_t n = std::min(word.size(), static_cast<std::size_t>(end_ - p_));
+                fail(p_, "'" + std::string{word} + "'",
+                     n == 0 ? std::string{"end of input"} : "'" + found::echo({p_, n}) + "'");
+            } else {
+                fail_as(p_, {});
+            }
+            return;
         }
         p_ += word.size();
     }
@@ -3237,6 +3024,7 @@ private:
         p_ += negative ? 1 : 0;
         if (p_ == end_ || !is_digit(*p_)) {
             fail(p_, at == p_ ? message::json_syntax::value : message::json_syntax::digit);
+            return false;
         }
         const char* const digits = p_;
         if (*p_ == '0') {
@@ -3252,6 +3040,9 @@ private:
             ++p_;
             digit_run();
         }
+        if (this->failed_) {
+            return false;
+        }
         if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
             integer = false;
             ++p_;
@@ -3259,6 +3050,9 @@ private:
                 ++p_;
             }
             digit_run();
+            if (this->failed_) {
+                return false;
+            }
         }
         if (integer) {
             // Fits when shorter than the limit, or as long and not above it, digit by digit.
@@ -3269,7 +3063,11 @@ private:
             }
         }
         if (overflows_double(at, p_)) {
-            fail(at, message::json_syntax::finite, found::echo({at, static_cast<std::size_t>(p_ - at)}));
+            if constexpr (Naming) {
+                fail(at, message::json_syntax::finite, found::echo({at, static_cast<std::size_t>(p_ - at)}));
+            } else {
+                fail_as(at, {});
+            }
         }
         return false;
     }
@@ -3277,6 +3075,7 @@ private:
     void digit_run() {
         if (p_ == end_ || !is_digit(*p_)) {
             fail(p_, message::json_syntax::digit);
+            return;
         }
         while (p_ != end_ && is_digit(*p_)) {
             ++p_;
@@ -3290,6 +3089,7 @@ private:
         whitespace();
         if (p_ == end_ || *p_ != ':') {
             fail(p_, message::json_syntax::colon);
+            return {};
         }
         ++p_;
         return key;
@@ -3305,6 +3105,7 @@ private:
             p_ = string_scan::find_special(p_, end_);
             if (p_ == end_) {
                 unterminated(open);
+                return {};
             }
             const auto c = static_cast<unsigned char>(*p_);
             if (c == '"') {
@@ -3328,6 +3129,7 @@ private:
         while (true) {
             if (p_ == end_) {
                 unterminated(open);
+                return;
             }
             if (*p_ == '\\') {
                 escape<Keep>(open);
@@ -3339,6 +3141,7 @@ private:
                 }
                 if (p_ == end_) {
                     unterminated(open);
+                    return;
                 }
                 const auto c = static_cast<unsigned char>(*p_);
                 if (c == '"') {
@@ -3348,6 +3151,9 @@ private:
                 if (c != '\\') {
                     const char* const at = p_;
                     plain_special(c);
+                    if (this->failed_) {
+                        return;
+                    }
                     if constexpr (Keep) {
                         buffer_.append(at, p_);
                     }
@@ -3360,19 +3166,21 @@ private:
     void plain_special(unsigned char c) {
         if (c < 0x20) {
             fail(p_, message::json_syntax::control);
+            return;
         }
         const std::size_t n = utf8_sequence({p_, static_cast<std::size_t>(end_ - p_)}, 0);
         if (n == 0) {
-            fail_as(p_, std::string{message::not_utf8});
+            fail_as(p_, Naming ? std::string{message::not_utf8} : std::string{});
+            return;
         }
         p_ += n;
     }
 
-    [[noreturn]] void unterminated(const char* open) const {
+    void unterminated(const char* open) {
         if constexpr (Naming) {
             fail(p_, std::string{message::json_syntax::string_end} + std::to_string(open - begin_));
         } else {
-            refuse();
+            fail_as(p_, {});
         }
     }
 
@@ -3382,6 +3190,7 @@ private:
         const char* const at = p_++;
         if (p_ == end_) {
             unterminated(open);
+            return;
         }
         char c = 0;
         switch (*p_) {
@@ -3408,18 +3217,28 @@ private:
             case 'u': {
                 ++p_;
                 std::uint32_t cp = hex4();
+                if (this->failed_) {
+                    return;
+                }
                 if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                    fail(at, message::json_syntax::lone_low, "'" + std::string{at, p_} + "'");
+                    fail(at, message::json_syntax::lone_low, Naming ? "'" + std::string{at, p_} + "'" : std::string{});
+                    return;
                 }
                 if (cp >= 0xD800 && cp <= 0xDBFF) {
                     const char* const low_at = p_;
                     if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') {
                         fail(p_, message::json_syntax::low_surrogate);
+                        return;
                     }
                     p_ += 2;
                     const std::uint32_t low = hex4();
+                    if (this->failed_) {
+                        return;
+                    }
                     if (low < 0xDC00 || low > 0xDFFF) {
-                        fail(low_at, message::json_syntax::low_surrogate, "'" + std::string{low_at, p_} + "'");
+                        fail(low_at, message::json_syntax::low_surrogate,
+                             Naming ? "'" + std::string{low_at, p_} + "'" : std::string{});
+                        return;
                     }
                     cp = 0x10000 + ((cp - 0xD800) << 10U) + (low - 0xDC00);
                 }
@@ -3429,7 +3248,8 @@ private:
                 return;
             }
             default:
-                fail(at, message::json_syntax::escape, "'" + found::echo({at, 2}) + "'");
+                fail(at, message::json_syntax::escape, Naming ? "'" + found::echo({at, 2}) + "'" : std::string{});
+                return;
         }
         ++p_;
         if constexpr (Keep) {
@@ -3449,6 +3269,7 @@ private:
                 d = static_cast<std::uint32_t>((c | 0x20) - 'a' + 10);
             } else {
                 fail(p_, message::json_syntax::hex);
+                return 0;
             }
             v = (v << 4U) | d;
         }
@@ -3503,7 +3324,9 @@ private:
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 
@@ -3603,7 +3426,8 @@ private:
     byte* limit_ = nullptr;
 };
 
-// What the JSON and the MessagePack writer share: the buffer, and whether every string was UTF-8.
+// What the JSON and the MessagePack writer share: the buffer, whether every string was UTF-8,
+// and a length the format cannot write.
 template <class Container, class Byte>
 class writer_base {
 public:
@@ -3613,27 +3437,33 @@ public:
 
     // False when some string was not UTF-8: the output is no wire form and must be dropped.
     [[nodiscard]] bool ok() const noexcept { return ok_; }
+    // A length too long for the format (0: none); the output must be dropped.
+    [[nodiscard]] std::size_t beyond() const noexcept { return beyond_; }
 
 protected:
     buffer& out_;
     bool ok_ = true;
+    std::size_t beyond_ = 0;
 };
 
-// Writes value with Writer into out from byte `start` on, out's storage kept. On a string that is
-// not UTF-8, out is cut back to `start` and encode_error names that string's pointer, which is
-// looked for only then; on any other throw out is cut back too.
+// Writes value with Writer into out from byte `start` on, out's storage kept, and returns the
+// error if there is no wire form: out is then cut back to `start`. A string that is not UTF-8 is
+// named by its pointer, which is looked for only then. Only running out of memory throws (out is
+// cut back then too).
 template <template <class> class Writer, class Container, class T>
-void encode_at(const T& value, Container& out, std::size_t start) {
-    bool ok = true;
-    try {
-        typename Writer<Container>::buffer buffer{out, start};
-        Writer<Container> writer{buffer};
-        visit(value, writer);
-        ok = writer.ok();
-        buffer.finish();
-    } catch (...) {
-        out.resize(start);  // never half-written
-        throw;
+[[nodiscard]] std::optional<encode_error> encode_at(const T& value, Container& out, std::size_t start) {
+    const auto [ok, beyond] = undo_on_throw(
+        [&] {
+            typename Writer<Container>::buffer buffer{out, start};
+            Writer<Container> writer{buffer};
+            visit(value, writer);
+            buffer.finish();
+            return std::pair{writer.ok(), writer.beyond()};
+        },
+        [&] { out.resize(start); });  // never half-written
+    if (beyond != 0) [[unlikely]] {
+        out.resize(start);
+        return encode_error("", message::beyond_msgpack_length(beyond));
     }
     if (!ok) [[unlikely]] {
         out.resize(start);
@@ -3641,8 +3471,9 @@ void encode_at(const T& value, Container& out, std::size_t start) {
         walk_places(
             value, pointer, [](const std::string&) { return false; },
             [](const std::string&, std::string_view s) { return !is_utf8(s); });
-        throw encode_error(std::move(pointer), std::string{message::not_utf8});
+        return encode_error(std::move(pointer), std::string{message::not_utf8});
     }
+    return std::nullopt;
 }
 
 }  // namespace ecmeta::detail
@@ -4034,6 +3865,396 @@ inline void append_string(std::string& out, std::string_view s) {
 
 }  // namespace ecmeta::detail::json
 // ---- end of ecmeta/detail/json/writer.hpp
+// ---- ecmeta/detail/walker.hpp
+// ecmeta — the decoder generated per type from schema<T>, the one decoder of every source, read
+// through a small pull reader per source: JSON text (json/reader.hpp), MessagePack
+// (msgpack/reader.hpp) and nlohmann's DOM (json/dom.hpp). The compiler
+// fuses the two: no event dispatch, no member table walked per value, keys matched against names
+// known at compile time. A reader either refuses (records only that it failed, fault.hpp) or names
+// what it refuses (R::names_errors), and then the walker words the error and builds its pointer.
+// The fast paths walk with a refusing reader and, on a refusal, walk again with a naming one, so
+// every verdict and every message comes from this walker. No exception is involved: a failed
+// reader makes every later read return at once, and the walk unwinds by plain returns.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+// Field names are short: compared a word at a time, inline, where string_view's == calls memcmp.
+[[nodiscard]] inline bool same_name(std::string_view a, std::string_view b) noexcept {
+    const std::size_t n = a.size();
+    if (n != b.size()) {
+        return false;
+    }
+    const auto word = [](const char* p, auto w) {
+        std::memcpy(&w, p, sizeof w);
+        return w;
+    };
+    if (n >= 8) {
+        for (std::size_t i = 0; i + 8 < n; i += 8) {
+            if (word(a.data() + i, std::uint64_t{}) != word(b.data() + i, std::uint64_t{})) {
+                return false;
+            }
+        }
+        return word(a.data() + n - 8, std::uint64_t{}) == word(b.data() + n - 8, std::uint64_t{});
+    }
+    if (n >= 4) {  // two overlapping 4-byte words
+        return word(a.data(), std::uint32_t{}) == word(b.data(), std::uint32_t{}) &&
+               word(a.data() + n - 4, std::uint32_t{}) == word(b.data() + n - 4, std::uint32_t{});
+    }
+    return a == b;
+}
+
+// What a pull reader offers (R::value is the reader's handle on one value: an element of a DOM,
+// or nothing for a stream that is read in order):
+//   string(v) -> std::string_view      u64(v) -> std::uint64_t      boolean(v) -> bool
+//   null(v) -> bool (true: it was null, consumed)
+//   array(v) -> R::array_cursor        next(array_cursor&, value&) -> bool (false: no more)
+//   object(v) -> R::object_cursor      next(object_cursor&, std::string_view& key, value&) -> bool
+//   unknown_key(key): checks that a key that names no field is UTF-8 (a key that names one is
+//       ASCII, so next() need not check it)
+//   reservable(array_cursor, element size) -> std::size_t: room to make before reading the
+//       elements (what a DOM has seen; for a length read from the input, no more than would
+//       fill the input's bytes left)
+//   reserve_ids(array_cursor, id_set&)  skip(v)  finish(): nothing may follow the root
+//   failed() -> bool, and the fault_state<names_errors> it comes from (fault.hpp): where the value
+//       is not of the type read or the input is not well-formed, the reader records a fault and
+//       from then on returns at once from every read, and next() returns false. names_errors: a
+//       static bool. False: only that it failed (refuse()). True: the fault says what and where
+//       (recorded()): for a value of another type, what was found (type_unnamed); for input that
+//       is not well-formed, the message and offset. The walker adds the pointer.
+template <class R>
+class walker {
+public:
+    using value = typename R::value;
+    static constexpr bool naming = R::names_errors;
+
+    walker(R& reader, bool strict) noexcept : r_(reader), strict_(strict) {}
+
+    // Reads v into out, by out's form.
+    template <class T>
+    void read(value v, T& out) {
+        as<T>([&] { read_as(v, out); });
+    }
+
+private:
+    // Runs f, which reads a value of type T: a value of another type is an error that names T.
+    template <class T, class F>
+    decltype(auto) as(F&& f) {
+        if constexpr (naming) {
+            if constexpr (std::is_void_v<decltype(f())>) {
+                f();
+                name_type<T>();
+            } else {
+                decltype(auto) result = f();
+                name_type<T>();
+                return result;
+            }
+        } else {
+            return f();
+        }
+    }
+    template <class T>
+    void name_type() {
+        if (r_.failed() && r_.recorded().type_unnamed) {
+            fault& f = r_.recorded();
+            f.message = message::mismatch(name_of<T>(), f.message);
+            f.type_unnamed = false;
+        }
+    }
+
+    // Runs f: a fault from inside it gets `token` (a key or an index) in front of its pointer.
+    template <class Token, class F>
+    decltype(auto) within(const Token& token, F&& f) {
+        if constexpr (naming) {
+            const bool before = r_.failed();
+            if constexpr (std::is_void_v<decltype(f())>) {
+                f();
+                if (!before && r_.failed()) {
+                    r_.recorded().enclose(token);
+                }
+            } else {
+                decltype(auto) result = f();
+                if (!before && r_.failed()) {
+                    r_.recorded().enclose(token);
+                }
+                return result;
+            }
+        } else {
+            return f();
+        }
+    }
+
+    // An error of meaning, at the value being read: what() words it (only when naming).
+    template <class What>
+    void fail(What&& what) {
+        if constexpr (naming) {
+            r_.record({{}, what(), std::nullopt});
+        } else {
+            r_.refuse();
+        }
+    }
+
+    template <class T>
+    void read_as(value v, T& out) {
+        constexpr form f = form_of<T>();
+        if constexpr (f == form::string) {
+            const std::string_view s = r_.string(v);
+            if (s.size() <= out.capacity()) {
+                // In its storage: a length and a copy, not assign's general replace (the input
+                // never lies inside the value decoded into).
+                out.resize(s.size());
+                if (!s.empty()) {
+                    std::memcpy(out.data(), s.data(), s.size());
+                }
+            } else {
+                out.assign(s);
+            }
+        } else if constexpr (f == form::u64) {
+            out = r_.u64(v);
+        } else if constexpr (f == form::i64) {
+            const std::uint64_t n = r_.u64(v);  // a shape's extent: never negative
+            if (n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+                fail([n] { return message::beyond_int64(n); });
+                return;
+            }
+            out = static_cast<std::int64_t>(n);
+        } else if constexpr (f == form::boolean) {
+            out = r_.boolean(v);
+        } else if constexpr (f == form::ids) {
+            read_ids(v, out);
+        } else if constexpr (f == form::nullable) {
+            if (r_.null(v)) {
+                drop(out);
+            } else {
+                read_as(v, fill(out));  // not of E's type: an error that names T's
+            }
+        } else if constexpr (f == form::list) {
+            read_list(v, out);
+        } else {
+            read_object(v, out);
+        }
+    }
+
+    void read_ids(value v, id_set& out) {
+        out.clear();
+        auto c = r_.array(v);
+        r_.reserve_ids(c, out);
+        value item{};
+        for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
+            within(i, [&] {  // sorted and deduplicated once, below
+                id_set_access::append(out, as<std::string>([&] { return r_.string(item); }));
+            });
+        }
+        id_set_access::finish(out);
+    }
+
+    // Elements overwritten in place, then the list cut to length: a reused list keeps its storage,
+    // and so do its elements' strings and lists, dropped ones included (spares.hpp). Scalars have
+    // none to keep: appended afresh.
+    template <class E>
+    void read_list(value v, std::vector<E>& out) {
+        auto c = r_.array(v);
+        if constexpr (scalar_form<E>) {
+            out.clear();
+            out.reserve(r_.reservable(c, sizeof(E)));
+            value item{};
+            for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
+                within(i, [&] { read(item, out.emplace_back()); });
+            }
+            return;
+        }
+        if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.size()) {
+            out.reserve(size);
+        }
+        std::size_t n = 0;
+        value item{};
+        for (; within(n, [&] { return r_.next(c, item); }); ++n) {
+            within(n, [&] { read(item, n < out.size() ? out[n] : grow(out)); });
+        }
+        shorten(out, n);
+    }
+
+    template <class S>
+    void read_object(value v, S& out) {
+        using indices = std::make_index_sequence<field_count<S>()>;
+        auto c = r_.object(v);
+        std::uint32_t seen = 0;
+        std::size_t last = field_count<S>() - 1;  // canonical input: the next declared key comes next
+        std::string_view key;
+        value field{};
+        while (r_.next(c, key, field)) {  // an error in a key, or in what is skipped, is the object's
+            const std::size_t i = find_key<S>(key, last);
+            if (i == field_count<S>()) {
+                r_.unknown_key(key);  // first, as a key is read whole before it is looked up
+                if (strict_) {
+                    within(key, [this] { fail([] { return std::string{message::unknown_key}; }); });
+                }
+                r_.skip(field);
+                continue;
+            }
+            seen |= std::uint32_t{1} << i;
+            last = i;
+            within(names<S>[i], [&] { read_field(field, out, i, indices{}); });
+        }
+        if (r_.failed()) {
+            return;
+        }
+        if (const std::uint32_t missing = required_fields<S> & ~seen; missing != 0) {
+            const auto first = static_cast<std::size_t>(std::countr_zero(missing));
+            within(names<S>[first],
+                   [this, first] { fail([first] { return message::missing(member_names<S>[first]); }); });
+        }
+        to_defaults(out, seen);
+    }
+
+    template <class S>
+    static constexpr auto names = std::apply(
+        [](const auto&... fs) { return std::array<std::string_view, sizeof...(fs)>{fs.name...}; }, schema<S>::fields);
+
+    template <class S>
+    static constexpr auto member_names = std::apply(
+        [](const auto&... fs) {
+            return std::array<std::string_view, sizeof...(fs)>{
+                name_of<typename std::remove_cvref_t<decltype(fs)>::member_type>()...};
+        },
+        schema<S>::fields);
+
+    // The field named `key`, trying the one declared after `last` first; field_count<S>() if none.
+    template <class S>
+    [[nodiscard]] static std::size_t find_key(std::string_view key, std::size_t last) noexcept {
+        constexpr std::size_t n = field_count<S>();
+        std::size_t i = last + 1 == n ? 0 : last + 1;
+        for (std::size_t tried = 0; tried < n; ++tried, i = i + 1 == n ? 0 : i + 1) {
+            if (same_name(names<S>[i], key)) {
+                return i;
+            }
+        }
+        return n;
+    }
+
+    template <class S, std::size_t... I>
+    void read_field(value v, S& out, std::size_t i, std::index_sequence<I...> /*unused*/) {
+        static_cast<void>(((i == I && (read(v, out.*std::get<I>(schema<S>::fields).member), true)) || ...));
+    }
+
+    R& r_;
+    bool strict_;
+};
+
+// Decodes the whole input as T through reader `r` (whose root() is the document's value); r.failed()
+// says whether it failed.
+template <class T, class R>
+void walk(R& r, T& out, bool strict) {
+    walker<R> w{r, strict};
+    w.read(r.root(), out);
+    if (!r.failed()) {
+        r.finish();
+    }
+}
+
+// A naming reader's fault as the error the caller gets.
+[[nodiscard]] inline decode_error to_error(fault& f) {
+    return {std::move(f.pointer), f.message, f.offset};
+}
+
+// Whether a T holds anything a later decode into it may drop into the spares: list elements that
+// keep storage, or an optional's value, at any depth.
+template <class T>
+consteval bool may_drop() {
+    constexpr form f = form_of<T>();
+    if constexpr (f == form::nullable) {
+        return true;
+    } else if constexpr (f == form::list) {
+        return keeps_storage<typename T::value_type> || may_drop<typename T::value_type>();
+    } else if constexpr (f == form::message) {
+        return std::apply(
+            [](const auto&... fd) {
+                return (may_drop<typename std::remove_cvref_t<decltype(fd)>::member_type>() || ...);
+            },
+            schema<T>::fields);
+    } else {
+        return false;
+    }
+}
+
+// Room in this thread's spares for all `value` holds that a later decode into it may drop, so that
+// dropping never allocates. Walked twice: the first walk counts into each pool, the second
+// reserves. Room follows what the decoded value holds, not how many values were ever decoded.
+template <class T>
+void hold_room(const T& value, bool reserve) {
+    constexpr form f = form_of<T>();
+    if constexpr (f == form::nullable) {
+        if (value) {
+            spare_pool<typename T::value_type>& pool = spares<typename T::value_type>();
+            reserve ? pool.reserve_wanted() : static_cast<void>(++pool.wanted);
+            hold_room(*value, reserve);
+        }
+    } else if constexpr (f == form::list) {
+        using E = typename T::value_type;
+        if constexpr (keeps_storage<E>) {
+            spare_pool<E>& pool = spares<E>();
+            reserve ? pool.reserve_wanted() : static_cast<void>(pool.wanted += value.size());
+        }
+        if constexpr (may_drop<E>()) {
+            for (const E& e : value) {
+                hold_room(e, reserve);
+            }
+        }
+    } else if constexpr (f == form::message && may_drop<T>()) {
+        for_each_field<T>([&](const auto& fd) { hold_room(value.*fd.member, reserve); });
+    }
+}
+
+// Decodes `input` into `out` through Reader<false> and, if that refuses, again through
+// Reader<true>, which words the error: the fast path spends nothing on messages. On failure `out`
+// gets T{}'s value (keeping its storage) and the error is returned: decode_into never leaves a
+// half-written or stale value. Only running out of memory throws (with exceptions on; `out` is
+// then T{} too).
+template <template <bool> class Reader, class Input, class T>
+[[nodiscard]] std::optional<decode_error> decode_into(Input input, T& out, const decode_options& options) {
+    if (options.max_input_bytes != 0 && input.size() > options.max_input_bytes) {
+        reset_in_place(out);
+        return decode_error("", message::input_too_long(options.max_input_bytes, input.size()));
+    }
+    return undo_on_throw(
+        [&]() -> std::optional<decode_error> {
+            Reader<false> fast{input};
+            walk(fast, out, options.reject_unknown_keys);
+            if (fast.failed()) [[unlikely]] {
+                Reader<true> naming{input};
+                walk(naming, out, options.reject_unknown_keys);
+                if (naming.failed()) {
+                    reset_in_place(out);
+                    return to_error(naming.recorded());
+                }
+            }
+            if constexpr (may_drop<T>()) {
+                hold_room(out, false);
+                hold_room(out, true);
+            }
+            return std::nullopt;
+        },
+        [&] { reset_in_place(out); });
+}
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/walker.hpp
 // ---- ecmeta/ostream.hpp
 // ecmeta — operator<< for the four types and id_set: their canonical JSON. In the types' own
 // namespace, so that any framework that prints through operator<< (doctest, Boost.Test, gtest
@@ -4068,10 +4289,8 @@ concept printable = wire_type<T> || std::is_same_v<T, id_set>;
 template <printable T>
 [[nodiscard]] std::string canonical_text(const T& value) {
     std::string out;
-    try {
-        encode_at<json::writer>(value, out, 0);
-    } catch (const encode_error& e) {
-        return std::string{"<no wire form: "} + e.what() + ">";
+    if (const auto e = encode_at<json::writer>(value, out, 0)) {
+        return std::string{"<no wire form: "} + e->what() + ">";
     }
     return out;
 }
@@ -4143,7 +4362,7 @@ constexpr Iterator parse_text_form(Iterator it, Iterator end, bool& short_form) 
         ++it;
     }
     if (it != end && *it != '}') {
-        throw Error("ecmeta: the format spec is {} (canonical JSON) or {:s} (the short form)");
+        raise(Error("ecmeta: the format spec is {} (canonical JSON) or {:s} (the short form)"));
     }
     return it;
 }
@@ -4169,47 +4388,92 @@ requires detail::printable<T> std::ostream& operator<<(std::ostream& os, const T
 
 namespace ecmeta::inline ECMETA_ABI {
 
+// Each call comes twice: throwing its error (decode_error, encode_error), and as try_…, returning
+// it. The try_ calls never throw for bad input or for a value with no wire form; with exceptions
+// off (-fno-exceptions) they are the ones to use, as the throwing ones then print the error and
+// stop the program. Only running out of memory throws from either (and ends the program without
+// exceptions, as the standard library's allocation does).
+
 // Canonical JSON text into `out` (a std::string or a byte vector), which it replaces: fields in
 // declared order, sets sorted, no spaces, UTF-8 as is. out's storage is kept, so a buffer warmed
-// on the largest message allocates nothing. Throws encode_error if a string is not UTF-8, and then
-// leaves `out` empty.
+// on the largest message allocates nothing. If a string is not UTF-8 it returns encode_error
+// naming it, and leaves `out` empty.
+template <wire_type T, byte_buffer Buffer>
+[[nodiscard]] std::optional<encode_error> try_encode_into(const T& value, Buffer& out) {
+    return detail::encode_at<detail::json::writer>(value, out, 0);
+}
 template <wire_type T, byte_buffer Buffer>
 void encode_into(const T& value, Buffer& out) {
-    detail::encode_at<detail::json::writer>(value, out, 0);
+    if (auto e = try_encode_into(value, out)) [[unlikely]] {
+        detail::raise(std::move(*e));
+    }
 }
 
 // Canonical JSON text in a fresh string: encode_into on one that has room for it (its length is
 // walked first, which costs less than growing it).
 template <wire_type T>
+[[nodiscard]] result<std::string, encode_error> try_encode(const T& value) {
+    result<std::string, encode_error> r;
+    r.value.reserve(detail::json::plain_size(value));
+    r.error = try_encode_into(value, r.value);
+    return r;
+}
+template <wire_type T>
 [[nodiscard]] std::string encode(const T& value) {
-    std::string out;
-    out.reserve(detail::json::plain_size(value));
-    encode_into(value, out);
-    return out;
+    auto [text, error] = try_encode(value);
+    if (error) [[unlikely]] {
+        detail::raise(std::move(*error));
+    }
+    return std::move(text);
 }
 
 // Strict decoding into `out`, an engine's message of every step: its strings, lists and id sets
-// keep their storage, and a field the input leaves out takes its default. Throws decode_error
-// naming the JSON Pointer, and then leaves `out == T{}` (its storage kept), never half-written.
+// keep their storage, and a field the input leaves out takes its default. On failure it returns
+// decode_error naming the JSON Pointer, and leaves `out == T{}` (its storage kept), never
+// half-written. decode_options apply alike to every call.
+template <wire_type T>
+[[nodiscard]] std::optional<decode_error> try_decode_into(std::string_view json, T& out,
+                                                          const decode_options& options = {}) {
+    return detail::decode_into<detail::json::reader>(json, out, options);
+}
 template <wire_type T>
 void decode_into(std::string_view json, T& out, const decode_options& options = {}) {
-    detail::decode_into<detail::json::reader>(json, out, options);
+    if (auto e = try_decode_into(json, out, options)) [[unlikely]] {
+        detail::raise(std::move(*e));
+    }
 }
 
 // Strict decoding into a fresh T: decode_into on T{}.
 template <wire_type T>
+[[nodiscard]] result<T, decode_error> try_decode(std::string_view json, const decode_options& options = {}) {
+    result<T, decode_error> r;
+    r.error = try_decode_into(json, r.value, options);
+    return r;
+}
+template <wire_type T>
 [[nodiscard]] T decode(std::string_view json, const decode_options& options = {}) {
-    T result{};
-    decode_into(json, result, options);
-    return result;
+    T value{};
+    decode_into(json, value, options);
+    return value;
 }
 
 // The same from any other contiguous bytes (std::vector<char>, std::span<const std::byte> …);
 // a string literal or std::string takes the std::string_view calls above.
 template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::string_view>)
+    [[nodiscard]] std::optional<decode_error> try_decode_into(const Bytes& json, T& out,
+                                                              const decode_options& options = {}) {
+    return try_decode_into(detail::as_chars(json), out, options);
+}
+template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::string_view>) void decode_into(const Bytes& json, T& out,
                                                                                 const decode_options& options = {}) {
     decode_into(detail::as_chars(json), out, options);
+}
+template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::string_view>)
+    [[nodiscard]] result<T, decode_error> try_decode(const Bytes& json, const decode_options& options = {}) {
+    return try_decode<T>(detail::as_chars(json), options);
 }
 template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::string_view>) [[nodiscard]] T
@@ -4281,7 +4545,8 @@ public:
             if (!fd.required) {
                 out_ += ',';
                 key("default");
-                encode_at<json::writer>(fresh.*fd.member, out_, out_.size());
+                // A default holds no string that is not UTF-8: it always has a wire form.
+                static_cast<void>(encode_at<json::writer>(fresh.*fd.member, out_, out_.size()));
             }
             out_ += '}';
         });
@@ -4384,9 +4649,11 @@ template <wire_type T>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 // ---- ecmeta/detail/msgpack/reader.hpp
@@ -4543,13 +4810,13 @@ using msgpack_tag::header_forms;
 }
 
 // MessagePack read in order, for the decoder generated per type (walker.hpp). Naming = false is
-// the fast path: anything wrong throws `refused`. Naming = true reads the same way and says what
+// the fast path: anything wrong is only refused (fault.hpp). Naming = true reads the same way and says what
 // is wrong: a value of another type is described whole, as far as a value is read before its type
 // could matter (a string's bytes are checked, a container's header), so that an error of syntax
 // in it comes first. Lengths are untrusted: a container may not promise more elements than bytes
 // remain (each needs at least one), and nothing is reserved from a length alone.
 template <bool Naming>
-class msgpack_reader {
+class msgpack_reader : public fault_state<Naming> {
 public:
     static constexpr bool names_errors = Naming;
     struct value {};  // a stream: the next value is the one at the read position
@@ -4561,7 +4828,7 @@ public:
     explicit msgpack_reader(std::span<const std::uint8_t> in) noexcept : in_(in) {}
 
     [[nodiscard]] value root() const noexcept { return {}; }
-    void finish() const {
+    void finish() {
         if (pos_ != in_.size()) {
             fail(pos_, message::trailing_bytes);
         }
@@ -4572,6 +4839,7 @@ public:
         const header_form h = header();
         if (h.kind != family::str) {
             mismatch(at);
+            return {};
         }
         return text(number(h));
     }
@@ -4589,6 +4857,7 @@ public:
             }
         }
         mismatch(at);
+        return 0;
     }
 
     bool boolean(value /*unused*/) {
@@ -4596,6 +4865,7 @@ public:
         const header_form h = header();
         if (h.kind != family::boolean) {
             mismatch(at);
+            return false;
         }
         return h.fixed != 0;
     }
@@ -4612,8 +4882,8 @@ public:
 
     object_cursor object(value /*unused*/) { return {container(family::map)}; }
 
-    static bool next(array_cursor& c, value& /*unused*/) noexcept {
-        if (c.left == 0) {
+    bool next(array_cursor& c, value& /*unused*/) const noexcept {
+        if (c.left == 0 || this->failed_) {
             return false;
         }
         --c.left;
@@ -4623,7 +4893,7 @@ public:
     // The key's bytes, not yet checked: a key that names a field is ASCII, so only a key that
     // names none is checked, by unknown_key.
     bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
-        if (c.left == 0) {
+        if (c.left == 0 || this->failed_) {
             return false;
         }
         --c.left;
@@ -4631,14 +4901,18 @@ public:
         const header_form h = header();
         if (h.kind != family::str) {
             fail(at, message::string_key);
+            return false;
         }
         const std::uint64_t n = number(h);
         const std::size_t start = pos_;
         advance(n);
+        if (this->failed_) {
+            return false;
+        }
         key = {reinterpret_cast<const char*>(in_.data() + start), static_cast<std::size_t>(n)};
         return true;
     }
-    void unknown_key(std::string_view key) const {
+    void unknown_key(std::string_view key) {
         if (!is_utf8(key)) {
             fail(static_cast<std::size_t>(reinterpret_cast<const std::uint8_t*>(key.data()) - in_.data()),
                  message::not_utf8);
@@ -4664,22 +4938,25 @@ public:
         if (h.kind == family::str && h.size <= 1) {
             first = h.size == 0 ? h.fixed : in_[pos_ + 1];
         }
-        try {
+        // Only a hint: where memory does not allow it, appending will say so.
+        if_memory_allows([&] {
             id_set_access::reserve_guess(set, reservable(c, sizeof(id_set_access::entry)),
                                          first > left / c.left ? left : first * c.left);
-        } catch (...) {  // only a hint: appending will raise whatever is really wrong
-        }
+        });
     }
 
     // Skips one whole value with a single counter (no recursion, no stack, whatever the depth),
     // checking bounds only: a skipped string's bytes are not looked at.
     void skip(value /*unused*/) {
         std::uint64_t pending = 1;
-        while (pending != 0) {
+        while (pending != 0 && !this->failed_) {
             --pending;
             const std::size_t at = pos_;
             const header_form h = header();
             const std::uint64_t n = number(h);  // a length or count; for a scalar, its value, read past
+            if (this->failed_) {
+                return;
+            }
             switch (h.kind) {
                 case family::str:
                 case family::bin:
@@ -4696,47 +4973,56 @@ public:
                     break;
                 case family::unused:
                     fail(at, message::reserved_c1);
+                    return;
                 default:  // the value was the header
                     break;
             }
-            if (pending > in_.size() - pos_) {
+            if (pending > in_.size() - pos_ && !this->failed_) {
                 if constexpr (Naming) {
                     fail(at, message::fewer_values(pending, in_.size() - pos_));
                 } else {
-                    refuse();
+                    fail(at, {});
                 }
             }
         }
     }
 
 private:
-    // Input that is not well-formed, at byte `at`.
-    [[noreturn]] static void fail(std::size_t at, std::string_view what) {
+    // Input that is not well-formed, at byte `at`. Records the fault (the first one stands) and
+    // puts the read position at the end, where every read stops.
+    void fail(std::size_t at, std::string_view what) {
         if constexpr (Naming) {
-            throw located{{}, message::at_byte(std::string{what}, at), at};
+            this->record({{}, message::at_byte(std::string{what}, at), at});
         } else {
-            refuse();
+            this->refuse();
         }
+        pos_ = in_.size();
     }
 
     // n more bytes are wanted than are left (the message is made only by a naming reader).
-    [[noreturn]] void truncated(std::uint64_t n) const {
+    void truncated(std::uint64_t n) {
         if constexpr (Naming) {
-            fail(pos_, message::truncated(n, in_.size() - pos_));
+            if (!this->failed_) {
+                fail(pos_, message::truncated(n, in_.size() - pos_));
+            }
         } else {
-            refuse();
+            fail(pos_, {});
         }
     }
 
     // The value at `at` is not of the type asked for: says what it is, once it is read as far as
     // its type needs (where that reading fails, that is the error).
-    [[noreturn]] void mismatch(std::size_t at) {
+    void mismatch(std::size_t at) {
         if constexpr (Naming) {
-            pos_ = at;
-            throw wrong_type{describe()};
+            if (!this->failed_) {
+                pos_ = at;
+                std::string found = describe();
+                this->record({{}, std::move(found), std::nullopt, true});
+            }
         } else {
-            refuse();
+            this->refuse();
         }
+        pos_ = in_.size();
     }
 
     std::string describe() {
@@ -4786,23 +5072,26 @@ private:
                 break;
         }
         fail(at, message::reserved_c1);
+        return {};
     }
 
     // A container header at `at` that promised n elements (pairs, for a map).
-    std::string counted(std::size_t at, std::uint64_t n, bool map) const {
+    std::string counted(std::size_t at, std::uint64_t n, bool map) {
         check_count(at, n, map);
         return map ? found::object : found::array;
     }
 
     // Each element needs at least one byte (a pair, two), so a longer promise is a lie told up front.
-    void check_count(std::size_t at, std::uint64_t n, bool map) const {
+    void check_count(std::size_t at, std::uint64_t n, bool map) {
         if (n <= (in_.size() - pos_) / (map ? 2 : 1)) {
             return;
         }
         if constexpr (Naming) {
-            fail(at, message::container_too_long(in_.size() - pos_, map, n));
+            if (!this->failed_) {
+                fail(at, message::container_too_long(in_.size() - pos_, map, n));
+            }
         } else {
-            refuse();
+            fail(at, {});
         }
     }
 
@@ -4812,10 +5101,11 @@ private:
         const header_form h = header();
         if (h.kind != kind) {
             mismatch(at);
+            return 0;
         }
         const std::uint64_t n = number(h);
         check_count(at, n, kind == family::map);
-        return static_cast<std::size_t>(n);
+        return this->failed_ ? 0 : static_cast<std::size_t>(n);
     }
 
     // The tag at the read position, read.
@@ -4827,9 +5117,13 @@ private:
     std::string_view text(std::uint64_t n) {
         const std::size_t at = pos_;
         advance(n);
+        if (this->failed_) {
+            return {};
+        }
         const std::string_view s{reinterpret_cast<const char*>(in_.data() + at), static_cast<std::size_t>(n)};
         if (!is_utf8(s)) {
             fail(at, message::not_utf8);
+            return {};
         }
         return s;
     }
@@ -4837,6 +5131,7 @@ private:
     void advance(std::uint64_t n) {
         if (n > in_.size() - pos_) {
             truncated(n);
+            return;
         }
         pos_ += static_cast<std::size_t>(n);
     }
@@ -4844,6 +5139,7 @@ private:
     std::uint8_t byte() {
         if (pos_ == in_.size()) {
             truncated(1);
+            return 0;
         }
         return in_[pos_++];
     }
@@ -4851,6 +5147,7 @@ private:
     std::uint64_t big_endian(std::size_t n) {
         if (n > in_.size() - pos_) {
             truncated(n);
+            return 0;
         }
         std::uint64_t v = 0;
         for (std::size_t i = 0; i < n; ++i) {
@@ -4981,13 +5278,15 @@ private:
         return p;
     }
 
-    static void check_length(std::size_t n) {
+    // MessagePack's lengths are 32 bits: a longer one is recorded, and what is written after it is
+    // dropped.
+    void check_length(std::size_t n) noexcept {
         if (n > std::numeric_limits<std::uint32_t>::max()) [[unlikely]] {
-            throw encode_error("", message::beyond_msgpack_length(n));
+            beyond_ = beyond_ != 0 ? beyond_ : n;
         }
     }
 
-    [[nodiscard]] static std::uint8_t* str_header(std::uint8_t* p, std::size_t n) {
+    [[nodiscard]] std::uint8_t* str_header(std::uint8_t* p, std::size_t n) noexcept {
         if (n <= msgpack_tag::fixstr_len_max) {
             *p = static_cast<std::uint8_t>(msgpack_tag::fixstr | n);
             return p + 1;
@@ -5004,8 +5303,8 @@ private:
 
     // An array's or a map's header: the fix form, else the 16-bit one, else the 32-bit one, whose
     // tag follows it.
-    [[nodiscard]] static std::uint8_t* container_header(std::uint8_t* p, std::size_t n, std::uint8_t fix,
-                                                        std::uint8_t fix_max, std::uint8_t tag16) {
+    [[nodiscard]] std::uint8_t* container_header(std::uint8_t* p, std::size_t n, std::uint8_t fix, std::uint8_t fix_max,
+                                                 std::uint8_t tag16) noexcept {
         if (n <= fix_max) {
             *p = static_cast<std::uint8_t>(fix | n);
             return p + 1;
@@ -5059,6 +5358,7 @@ private:
 
     using writer_base<Container, std::uint8_t>::out_;
     using writer_base<Container, std::uint8_t>::ok_;
+    using writer_base<Container, std::uint8_t>::beyond_;
 };
 
 // How many bytes a header of a length n takes: 1 for a fix form (fix_max at most), then 8-, 16-
@@ -5122,46 +5422,87 @@ template <class T>
 
 namespace ecmeta::inline ECMETA_ABI {
 
+// As in json.hpp, each call comes twice: throwing its error, and as try_…, returning it.
+
 // Canonical MessagePack into `out` (a byte vector or a std::string), which it replaces: the JSON
 // form's data model, every integer and length in its smallest form. out's storage is kept, so a
-// buffer warmed on the largest message allocates nothing. Throws encode_error if a string is not
-// UTF-8, and then leaves `out` empty.
+// buffer warmed on the largest message allocates nothing. If a string is not UTF-8 it returns
+// encode_error naming it, and leaves `out` empty.
+template <wire_type T, byte_buffer Buffer>
+[[nodiscard]] std::optional<encode_error> try_encode_msgpack_into(const T& value, Buffer& out) {
+    return detail::encode_at<detail::msgpack::writer>(value, out, 0);
+}
 template <wire_type T, byte_buffer Buffer>
 void encode_msgpack_into(const T& value, Buffer& out) {
-    detail::encode_at<detail::msgpack::writer>(value, out, 0);
+    if (auto e = try_encode_msgpack_into(value, out)) [[unlikely]] {
+        detail::raise(std::move(*e));
+    }
 }
 
 // Canonical MessagePack in a fresh vector: encode_msgpack_into on one that has room for it (its
 // length is walked first, which costs less than growing it).
 template <wire_type T>
+[[nodiscard]] result<std::vector<std::uint8_t>, encode_error> try_encode_msgpack(const T& value) {
+    result<std::vector<std::uint8_t>, encode_error> r;
+    r.value.reserve(detail::msgpack::packed_size(value));
+    r.error = try_encode_msgpack_into(value, r.value);
+    return r;
+}
+template <wire_type T>
 [[nodiscard]] std::vector<std::uint8_t> encode_msgpack(const T& value) {
-    std::vector<std::uint8_t> out;
-    out.reserve(detail::msgpack::packed_size(value));
-    encode_msgpack_into(value, out);
-    return out;
+    auto [bytes, error] = try_encode_msgpack(value);
+    if (error) [[unlikely]] {
+        detail::raise(std::move(*error));
+    }
+    return std::move(bytes);
 }
 
 // Strict decoding into `out` by the same rules as decode_into: storage reused, left-out fields
-// defaulted; throws decode_error and then leaves `out == T{}`.
+// defaulted; on failure decode_error, and `out == T{}`.
+template <wire_type T>
+[[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out,
+                                                                  const decode_options& options = {}) {
+    return detail::decode_into<detail::msgpack_reader>(bytes, out, options);
+}
 template <wire_type T>
 void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, const decode_options& options = {}) {
-    detail::decode_into<detail::msgpack_reader>(bytes, out, options);
+    if (auto e = try_decode_msgpack_into(bytes, out, options)) [[unlikely]] {
+        detail::raise(std::move(*e));
+    }
 }
 
 // Strict decoding into a fresh T: decode_msgpack_into on T{}.
 template <wire_type T>
+[[nodiscard]] result<T, decode_error> try_decode_msgpack(std::span<const std::uint8_t> bytes,
+                                                         const decode_options& options = {}) {
+    result<T, decode_error> r;
+    r.error = try_decode_msgpack_into(bytes, r.value, options);
+    return r;
+}
+template <wire_type T>
 [[nodiscard]] T decode_msgpack(std::span<const std::uint8_t> bytes, const decode_options& options = {}) {
-    T result{};
-    decode_msgpack_into(bytes, result, options);
-    return result;
+    T value{};
+    decode_msgpack_into(bytes, value, options);
+    return value;
 }
 
 // The same from any other contiguous bytes: a std::string, std::vector<char>,
 // std::span<const std::byte> …
 template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>)
+    [[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(const Bytes& bytes, T& out,
+                                                                      const decode_options& options = {}) {
+    return try_decode_msgpack_into(detail::as_octets(bytes), out, options);
+}
+template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>) void decode_msgpack_into(
     const Bytes& bytes, T& out, const decode_options& options = {}) {
     decode_msgpack_into(detail::as_octets(bytes), out, options);
+}
+template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>)
+    [[nodiscard]] result<T, decode_error> try_decode_msgpack(const Bytes& bytes, const decode_options& options = {}) {
+    return try_decode_msgpack<T>(detail::as_octets(bytes), options);
 }
 template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>) [[nodiscard]] T

@@ -45,7 +45,7 @@ concept nlohmann_dom = requires(const J& j) {
 // byte offsets, so it only ever says what it found. Its strings are taken as they are, not
 // checked as UTF-8: a DOM built in code may hold any bytes.
 template <nlohmann_dom BasicJson>
-class dom_reader {
+class dom_reader : public fault_state<true> {
 public:
     static constexpr bool names_errors = true;
     using value = const BasicJson*;
@@ -62,13 +62,14 @@ public:
     [[nodiscard]] value root() const noexcept { return root_; }
     static void finish() noexcept {}
 
-    static std::string_view string(value v) {
+    std::string_view string(value v) {
         if (!v->is_string()) {
             mismatch(*v);
+            return {};
         }
         return v->template get_ref<const typename BasicJson::string_t&>();
     }
-    static std::uint64_t u64(value v) {
+    std::uint64_t u64(value v) {
         if (v->type() == BasicJson::value_t::number_unsigned) {
             return v->template get<std::uint64_t>();
         }
@@ -78,37 +79,41 @@ public:
             }
         }
         mismatch(*v);
+        return 0;
     }
-    static bool boolean(value v) {
+    bool boolean(value v) {
         if (!v->is_boolean()) {
             mismatch(*v);
+            return false;
         }
         return v->template get<bool>();
     }
     static bool null(value v) noexcept { return v->is_null(); }
 
-    static array_cursor array(value v) {
+    array_cursor array(value v) {
         if (!v->is_array()) {
             mismatch(*v);
+            return {v->cend(), v->cend(), 0};
         }
         return {v->cbegin(), v->cend(), v->size()};
     }
-    static bool next(array_cursor& c, value& item) noexcept {
-        if (c.at == c.end) {
+    bool next(array_cursor& c, value& item) const noexcept {
+        if (c.at == c.end || failed_) {
             return false;
         }
         item = &*c.at;
         ++c.at;
         return true;
     }
-    static object_cursor object(value v) {
+    object_cursor object(value v) {
         if (!v->is_object()) {
             mismatch(*v);
+            return {v->cend(), v->cend()};
         }
         return {v->cbegin(), v->cend()};
     }
-    static bool next(object_cursor& c, std::string_view& key, value& field) {
-        if (c.at == c.end) {
+    bool next(object_cursor& c, std::string_view& key, value& field) const {
+        if (c.at == c.end || failed_) {
             return false;
         }
         key = c.at.key();
@@ -130,7 +135,7 @@ public:
     static void skip(value /*unused*/) noexcept {}
 
 private:
-    [[noreturn]] static void mismatch(const BasicJson& j) { throw wrong_type{describe(j)}; }
+    void mismatch(const BasicJson& j) { record({{}, describe(j), std::nullopt, true}); }
 
     static std::string describe(const BasicJson& j) {
         switch (j.type()) {
@@ -216,6 +221,9 @@ struct adl_serializer<T, void> {
         T result{};
         ecmeta::detail::json::dom_reader<BasicJson> reader{j};
         ecmeta::detail::walk(reader, result, false);
+        if (reader.failed()) {
+            ecmeta::detail::raise(ecmeta::detail::to_error(reader.recorded()));
+        }
         value = std::move(result);
     }
 };

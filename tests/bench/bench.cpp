@@ -435,6 +435,39 @@ void zmq_step_scenario(std::size_t workers, std::size_t loads) {
 }
 #endif
 
+// The error path: a refused connector step of about 1 KiB (its last nbytes negative, found at the
+// end of the walk), its decode_error thrown and caught, and returned by try_decode.
+void refusal_scenario() {
+    std::string json;
+    for (std::size_t n = 1; json.size() < 1024; ++n) {
+        json = ecmeta::encode(ecmeta_bench::connector(n));
+    }
+    const std::size_t at = json.rfind(R"("nbytes":)") + 9;
+    json.replace(at, json.find(',', at) - at, "-1");
+    const std::string name = "refuse_connector_" + std::to_string(json.size() / 1024) + "KiB";
+    add(name + "/throwing", [json](benchmark::State& state) {
+        for (auto _ : state) {
+            try {
+                benchmark::DoNotOptimize(ecmeta::decode<ECMooncakeConnectorMetadata>(json));
+                state.SkipWithError("decoded");
+                return;
+            } catch (const ecmeta::decode_error& e) {
+                benchmark::DoNotOptimize(e.pointer().data());
+            }
+        }
+    });
+    add(name + "/returning", [json](benchmark::State& state) {
+        for (auto _ : state) {
+            auto r = ecmeta::try_decode<ECMooncakeConnectorMetadata>(json);
+            if (!r.error) {
+                state.SkipWithError("decoded");
+                return;
+            }
+            benchmark::DoNotOptimize(r.error->pointer().data());
+        }
+    });
+}
+
 void write(const std::filesystem::path& file, const std::string& text) {
     std::ofstream(file, std::ios::binary) << text;
 }
@@ -478,6 +511,7 @@ int main(int argc, char** argv) {
     for (const std::size_t m : {16, 10000}) {
         codec_scenarios<ECMooncakeWorkerMetadata, naive::WorkerMetadata>("worker", m, ecmeta_bench::worker(m));
     }
+    refusal_scenario();
 #if defined(ECMETA_BENCH_ZMQ)
     // 8 workers as in the issue; 1 and 2 as on this machine's 2 cores, where no worker waits for a core.
     for (const auto& [workers, loads] : {std::pair{1, 16}, {2, 16}, {8, 16}, {8, 1000}}) {

@@ -45,14 +45,15 @@ REPORTED = [("zmq_step_1x", "bare", "ecmeta"), ("zmq_step_2x", "bare", "ecmeta")
             ("decode", "simdjson", "ondemand_reuse"),  # the variant the floors name (ondemand_variant.hpp)
             ("decode", "scan", "ecmeta_reuse"),  # the reader's floor: finding string ends and structure
             ("encode_worker", "memcpy", "ecmeta"), ("encode", "memcpy", "ecmeta_reuse"), ("encode", "memcpy", "msgpack_reuse"),
-            ("encode", "glaze_msgpack_reuse", "msgpack_reuse")]
+            ("encode", "glaze_msgpack_reuse", "msgpack_reuse"),
+            ("refuse", "throwing", "returning")]  # the error path: what a throw costs over a returned error
 # (scenario, column, at most): heap allocations per operation.
 ALLOC_TARGETS = [("decode_worker_10000", "allocs", 100), ("aggregate_8x10000", "allocs", 100)] + [
     (f"{op}_{s}", f"allocs_{c}_reuse", 0) for op in ("decode", "encode")
     for s in ("connector_8", "connector_1000", "worker_16", "worker_10000") for c in ("ecmeta", "msgpack")]
 COLUMNS = ["ecmeta", "ecmeta_reuse", "glaze", "glaze_reuse", "glaze_msgpack", "glaze_msgpack_reuse", "ondemand_reuse", "ecmeta_move", "nlohmann", "msgpack", "msgpack_reuse", "naive", "cpython",
            "cpython_msgpack", "tokenizer", "scan", "numbers", "simdjson", "copy", "copy_reuse", "memcpy", "bare", "allocs", "allocs_ecmeta_reuse",
-           "allocs_msgpack_reuse", "allocs_ondemand_reuse", "ecmeta_p99", "bare_p99"]
+           "allocs_msgpack_reuse", "allocs_ondemand_reuse", "ecmeta_p99", "bare_p99", "throwing", "returning"]
 
 
 def main() -> int:

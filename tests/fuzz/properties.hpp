@@ -196,24 +196,49 @@ void check_json_against_nlohmann(std::string_view json, const ecmeta::decode_opt
 }
 
 // The refusing reader (the fast path) and the naming reader (which words errors) agree: both
-// decode the same value, or both refuse.
+// decode the same value, or both fail, the naming one with a message that names the type asked
+// for. And the call that returns its error (try_decode, try_decode_msgpack) gives what the
+// throwing call gives.
 template <template <bool> class Reader, class Input, class T>
 void check_readers_agree(Input input, const ecmeta::decode_options& options) {
-    std::optional<T> fast{T{}};
-    try {
-        Reader<false> reader{input};
-        ecmeta::detail::walk(reader, *fast, options.reject_unknown_keys);
-    } catch (const ecmeta::detail::refused&) {
-        fast.reset();
+    T fast{};
+    Reader<false> fast_reader{input};
+    ecmeta::detail::walk(fast_reader, fast, options.reject_unknown_keys);
+    T naming{};
+    Reader<true> naming_reader{input};
+    ecmeta::detail::walk(naming_reader, naming, options.reject_unknown_keys);
+    ECMETA_FUZZ_CHECK(fast_reader.failed() == naming_reader.failed());
+    if (naming_reader.failed()) {
+        ECMETA_FUZZ_CHECK(!naming_reader.recorded().type_unnamed);
+        ECMETA_FUZZ_CHECK(!naming_reader.recorded().message.empty());
+    } else {
+        ECMETA_FUZZ_CHECK(fast == naming);
     }
-    std::optional<T> naming{T{}};
-    try {
-        Reader<true> reader{input};
-        ecmeta::detail::walk(reader, *naming, options.reject_unknown_keys);
-    } catch (const ecmeta::decode_error&) {
-        naming.reset();
+
+    constexpr bool json = std::is_same_v<Input, std::string_view>;
+    const auto thrown = outcome<T>::of([&] {
+        if constexpr (json) {
+            return ecmeta::decode<T>(input, options);
+        } else {
+            return ecmeta::decode_msgpack<T>(input, options);
+        }
+    });
+    const auto returned = [&] {
+        if constexpr (json) {
+            return ecmeta::try_decode<T>(input, options);
+        } else {
+            return ecmeta::try_decode_msgpack<T>(input, options);
+        }
+    }();
+    ECMETA_FUZZ_CHECK(returned.error.has_value() == !thrown.value.has_value());
+    if (returned.error) {
+        ECMETA_FUZZ_CHECK(returned.value == T{});
+        ECMETA_FUZZ_CHECK(returned.error->message() == thrown.message);
+        ECMETA_FUZZ_CHECK(returned.error->pointer() == thrown.pointer);
+        ECMETA_FUZZ_CHECK(returned.error->offset() == thrown.offset);
+    } else {
+        ECMETA_FUZZ_CHECK(returned.value == *thrown.value);
     }
-    ECMETA_FUZZ_CHECK(fast == naming);
 }
 
 // Whether a MessagePack input nests containers deeper than nlohmann's reader, which recurses, can

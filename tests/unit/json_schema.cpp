@@ -40,7 +40,7 @@ void check_object(const ordered_json& object) {
         CHECK(p.contains("default") == !fd.required);
         if (!fd.required) {
             std::string encoded;
-            detail::encode_at<detail::json::writer>(fresh.*fd.member, encoded, 0);
+            CHECK_FALSE(detail::encode_at<detail::json::writer>(fresh.*fd.member, encoded, 0));
             CHECK(p.at("default") == ordered_json::parse(encoded));
         }
         using M = typename std::remove_cvref_t<decltype(fd)>::member_type;

@@ -149,29 +149,4 @@ inline constexpr std::string_view finite = "a number within double's range";
 
 }  // namespace message
 
-// A decode error inside the walker. Each level it unwinds through puts its own token in front of
-// the pointer, so a pointer costs nothing until something fails; walk() makes the decode_error.
-struct located {
-    std::string pointer;
-    std::string message;
-    std::optional<std::size_t> offset;
-
-    void enclose(std::string_view token) {
-        std::string p;
-        append_pointer_token(p, token);
-        pointer.insert(0, p);
-    }
-    void enclose(std::size_t index) {
-        char digits[24];
-        const char* end = std::to_chars(digits, digits + sizeof digits, index).ptr;
-        enclose(std::string_view{digits, static_cast<std::size_t>(end - digits)});
-    }
-};
-
-// A value of another type than the one asked for, as a naming reader describes it ("string",
-// "integer -3", "null", ...); the walker, which knows what it asked for, words the error.
-struct wrong_type {
-    std::string found;
-};
-
 }  // namespace ecmeta::detail

@@ -8,10 +8,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../error.hpp"
+#include "exceptions.hpp"
 #include "inline.hpp"
 #include "messages.hpp"
 #include "schema.hpp"
@@ -113,7 +116,8 @@ private:
     byte* limit_ = nullptr;
 };
 
-// What the JSON and the MessagePack writer share: the buffer, and whether every string was UTF-8.
+// What the JSON and the MessagePack writer share: the buffer, whether every string was UTF-8,
+// and a length the format cannot write.
 template <class Container, class Byte>
 class writer_base {
 public:
@@ -123,27 +127,33 @@ public:
 
     // False when some string was not UTF-8: the output is no wire form and must be dropped.
     [[nodiscard]] bool ok() const noexcept { return ok_; }
+    // A length too long for the format (0: none); the output must be dropped.
+    [[nodiscard]] std::size_t beyond() const noexcept { return beyond_; }
 
 protected:
     buffer& out_;
     bool ok_ = true;
+    std::size_t beyond_ = 0;
 };
 
-// Writes value with Writer into out from byte `start` on, out's storage kept. On a string that is
-// not UTF-8, out is cut back to `start` and encode_error names that string's pointer, which is
-// looked for only then; on any other throw out is cut back too.
+// Writes value with Writer into out from byte `start` on, out's storage kept, and returns the
+// error if there is no wire form: out is then cut back to `start`. A string that is not UTF-8 is
+// named by its pointer, which is looked for only then. Only running out of memory throws (out is
+// cut back then too).
 template <template <class> class Writer, class Container, class T>
-void encode_at(const T& value, Container& out, std::size_t start) {
-    bool ok = true;
-    try {
-        typename Writer<Container>::buffer buffer{out, start};
-        Writer<Container> writer{buffer};
-        visit(value, writer);
-        ok = writer.ok();
-        buffer.finish();
-    } catch (...) {
-        out.resize(start);  // never half-written
-        throw;
+[[nodiscard]] std::optional<encode_error> encode_at(const T& value, Container& out, std::size_t start) {
+    const auto [ok, beyond] = undo_on_throw(
+        [&] {
+            typename Writer<Container>::buffer buffer{out, start};
+            Writer<Container> writer{buffer};
+            visit(value, writer);
+            buffer.finish();
+            return std::pair{writer.ok(), writer.beyond()};
+        },
+        [&] { out.resize(start); });  // never half-written
+    if (beyond != 0) [[unlikely]] {
+        out.resize(start);
+        return encode_error("", message::beyond_msgpack_length(beyond));
     }
     if (!ok) [[unlikely]] {
         out.resize(start);
@@ -151,8 +161,9 @@ void encode_at(const T& value, Container& out, std::size_t start) {
         walk_places(
             value, pointer, [](const std::string&) { return false; },
             [](const std::string&, std::string_view s) { return !is_utf8(s); });
-        throw encode_error(std::move(pointer), std::string{message::not_utf8});
+        return encode_error(std::move(pointer), std::string{message::not_utf8});
     }
+    return std::nullopt;
 }
 
 }  // namespace ecmeta::detail

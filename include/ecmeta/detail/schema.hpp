@@ -209,6 +209,9 @@ constexpr void for_each_field(F&& f) {
     std::apply([&](const auto&... fs) { (f(fs), ...); }, schema<T>::fields);
 }
 
+// Never defined and not constexpr: a constant expression that reaches it does not compile.
+void schema_of_C_does_not_list_this_member();
+
 // A member's wire name, from schema<C>: one the schema does not list fails to compile.
 template <class C, class M>
 consteval std::string_view wire_name(M C::*member) {
@@ -219,7 +222,7 @@ consteval std::string_view wire_name(M C::*member) {
         }
     });
     if (name.empty()) {
-        throw "schema<C> does not list this member";  // not a constant expression: a compile error
+        schema_of_C_does_not_list_this_member();
     }
     return name;
 }

@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "exceptions.hpp"
+
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // How to empty every pool this thread has made (release_spares).
@@ -63,12 +65,11 @@ void shorten(std::vector<E>& list, std::size_t n) {
     if constexpr (keeps_storage<E>) {
         if (n < list.size()) {
             std::vector<E>& pool = spares<E>().items;
-            try {
+            if_memory_allows([&] {  // if not, those left are freed below, as without a pool
                 for (std::size_t i = list.size(); i-- > n;) {
                     pool.push_back(std::move(list[i]));
                 }
-            } catch (...) {  // no room in the pool: those left are freed below, as without one
-            }
+            });
         }
     }
     list.erase(list.begin() + static_cast<std::ptrdiff_t>(n), list.end());
@@ -92,10 +93,7 @@ E& grow(std::vector<E>& list) {
 template <class E>
 void drop(std::optional<E>& o) noexcept {
     if (o) {
-        try {
-            spares<E>().items.push_back(std::move(*o));
-        } catch (...) {  // no room in the pool: the value is freed, as without one
-        }
+        if_memory_allows([&] { spares<E>().items.push_back(std::move(*o)); });  // if not, it is freed
         o.reset();
     }
 }

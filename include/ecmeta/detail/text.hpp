@@ -29,10 +29,8 @@ concept printable = wire_type<T> || std::is_same_v<T, id_set>;
 template <printable T>
 [[nodiscard]] std::string canonical_text(const T& value) {
     std::string out;
-    try {
-        encode_at<json::writer>(value, out, 0);
-    } catch (const encode_error& e) {
-        return std::string{"<no wire form: "} + e.what() + ">";
+    if (const auto e = encode_at<json::writer>(value, out, 0)) {
+        return std::string{"<no wire form: "} + e->what() + ">";
     }
     return out;
 }
@@ -104,7 +102,7 @@ constexpr Iterator parse_text_form(Iterator it, Iterator end, bool& short_form) 
         ++it;
     }
     if (it != end && *it != '}') {
-        throw Error("ecmeta: the format spec is {} (canonical JSON) or {:s} (the short form)");
+        raise(Error("ecmeta: the format spec is {} (canonical JSON) or {:s} (the short form)"));
     }
     return it;
 }

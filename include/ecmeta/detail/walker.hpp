@@ -2,10 +2,11 @@
 // through a small pull reader per source: JSON text (json/reader.hpp), MessagePack
 // (msgpack/reader.hpp) and nlohmann's DOM (json/dom.hpp). The compiler
 // fuses the two: no event dispatch, no member table walked per value, keys matched against names
-// known at compile time. A reader either refuses (throws `refused`, and costs nothing on the way)
-// or names what it refuses (R::names_errors), and then the walker words the error and builds its
-// pointer. The fast paths walk with a refusing reader and, on a refusal, walk again with a naming
-// one, so every verdict and every message comes from this walker.
+// known at compile time. A reader either refuses (records only that it failed, fault.hpp) or names
+// what it refuses (R::names_errors), and then the walker words the error and builds its pointer.
+// The fast paths walk with a refusing reader and, on a refusal, walk again with a naming one, so
+// every verdict and every message comes from this walker. No exception is involved: a failed
+// reader makes every later read return at once, and the walk unwinds by plain returns.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -26,6 +27,8 @@
 #include <vector>
 
 #include "../error.hpp"
+#include "exceptions.hpp"
+#include "fault.hpp"
 #include "messages.hpp"
 #include "schema.hpp"
 
@@ -56,13 +59,6 @@ namespace ecmeta::inline ECMETA_ABI::detail {
     return a == b;
 }
 
-// The input is not what the schema wants (or not well-formed): walk it again with a naming reader.
-struct refused {};
-
-[[noreturn]] inline void refuse() {
-    throw refused{};
-}
-
 // What a pull reader offers (R::value is the reader's handle on one value: an element of a DOM,
 // or nothing for a stream that is read in order):
 //   string(v) -> std::string_view      u64(v) -> std::uint64_t      boolean(v) -> bool
@@ -75,9 +71,12 @@ struct refused {};
 //       elements (what a DOM has seen; for a length read from the input, no more than would
 //       fill the input's bytes left)
 //   reserve_ids(array_cursor, id_set&)  skip(v)  finish(): nothing may follow the root
-//   names_errors: a static bool. False: each throws `refused` where the value is not of that type
-//       or the input is not well-formed. True: each throws `wrong_type` for a value of another
-//       type and `located` (message and offset, no pointer) for input that is not well-formed.
+//   failed() -> bool, and the fault_state<names_errors> it comes from (fault.hpp): where the value
+//       is not of the type read or the input is not well-formed, the reader records a fault and
+//       from then on returns at once from every read, and next() returns false. names_errors: a
+//       static bool. False: only that it failed (refuse()). True: the fault says what and where
+//       (recorded()): for a value of another type, what was found (type_unnamed); for input that
+//       is not well-formed, the message and offset. The walker adds the pointer.
 template <class R>
 class walker {
 public:
@@ -97,25 +96,43 @@ private:
     template <class T, class F>
     decltype(auto) as(F&& f) {
         if constexpr (naming) {
-            try {
-                return f();
-            } catch (const wrong_type& w) {
-                throw located{{}, message::mismatch(name_of<T>(), w.found), std::nullopt};
+            if constexpr (std::is_void_v<decltype(f())>) {
+                f();
+                name_type<T>();
+            } else {
+                decltype(auto) result = f();
+                name_type<T>();
+                return result;
             }
         } else {
             return f();
         }
     }
+    template <class T>
+    void name_type() {
+        if (r_.failed() && r_.recorded().type_unnamed) {
+            fault& f = r_.recorded();
+            f.message = message::mismatch(name_of<T>(), f.message);
+            f.type_unnamed = false;
+        }
+    }
 
-    // Runs f: an error from inside it gets `token` (a key or an index) in front of its pointer.
+    // Runs f: a fault from inside it gets `token` (a key or an index) in front of its pointer.
     template <class Token, class F>
     decltype(auto) within(const Token& token, F&& f) {
         if constexpr (naming) {
-            try {
-                return f();
-            } catch (located& e) {
-                e.enclose(token);
-                throw;
+            const bool before = r_.failed();
+            if constexpr (std::is_void_v<decltype(f())>) {
+                f();
+                if (!before && r_.failed()) {
+                    r_.recorded().enclose(token);
+                }
+            } else {
+                decltype(auto) result = f();
+                if (!before && r_.failed()) {
+                    r_.recorded().enclose(token);
+                }
+                return result;
             }
         } else {
             return f();
@@ -124,11 +141,11 @@ private:
 
     // An error of meaning, at the value being read: what() words it (only when naming).
     template <class What>
-    [[noreturn]] static void fail(What&& what) {
+    void fail(What&& what) {
         if constexpr (naming) {
-            throw located{{}, what(), std::nullopt};
+            r_.record({{}, what(), std::nullopt});
         } else {
-            refuse();
+            r_.refuse();
         }
     }
 
@@ -153,6 +170,7 @@ private:
             const std::uint64_t n = r_.u64(v);  // a shape's extent: never negative
             if (n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
                 fail([n] { return message::beyond_int64(n); });
+                return;
             }
             out = static_cast<std::int64_t>(n);
         } else if constexpr (f == form::boolean) {
@@ -224,7 +242,7 @@ private:
             if (i == field_count<S>()) {
                 r_.unknown_key(key);  // first, as a key is read whole before it is looked up
                 if (strict_) {
-                    within(key, [] { fail([] { return std::string{message::unknown_key}; }); });
+                    within(key, [this] { fail([] { return std::string{message::unknown_key}; }); });
                 }
                 r_.skip(field);
                 continue;
@@ -233,9 +251,13 @@ private:
             last = i;
             within(names<S>[i], [&] { read_field(field, out, i, indices{}); });
         }
+        if (r_.failed()) {
+            return;
+        }
         if (const std::uint32_t missing = required_fields<S> & ~seen; missing != 0) {
             const auto first = static_cast<std::size_t>(std::countr_zero(missing));
-            within(names<S>[first], [first] { fail([first] { return message::missing(member_names<S>[first]); }); });
+            within(names<S>[first],
+                   [this, first] { fail([first] { return message::missing(member_names<S>[first]); }); });
         }
         to_defaults(out, seen);
     }
@@ -274,21 +296,20 @@ private:
     bool strict_;
 };
 
-// Decodes the whole input as T through reader `r` (whose root() is the document's value).
+// Decodes the whole input as T through reader `r` (whose root() is the document's value); r.failed()
+// says whether it failed.
 template <class T, class R>
 void walk(R& r, T& out, bool strict) {
     walker<R> w{r, strict};
-    if constexpr (R::names_errors) {
-        try {
-            w.read(r.root(), out);
-            r.finish();
-        } catch (located& e) {
-            throw decode_error(std::move(e.pointer), e.message, e.offset);
-        }
-    } else {
-        w.read(r.root(), out);
+    w.read(r.root(), out);
+    if (!r.failed()) {
         r.finish();
     }
+}
+
+// A naming reader's fault as the error the caller gets.
+[[nodiscard]] inline decode_error to_error(fault& f) {
+    return {std::move(f.pointer), f.message, f.offset};
 }
 
 // Whether a T holds anything a later decode into it may drop into the spares: list elements that
@@ -339,36 +360,36 @@ void hold_room(const T& value, bool reserve) {
     }
 }
 
-// decode_options::max_input_bytes, for every format.
-inline void check_size(std::size_t size, const decode_options& options) {
-    if (options.max_input_bytes != 0 && size > options.max_input_bytes) {
-        throw decode_error("", message::input_too_long(options.max_input_bytes, size));
-    }
-}
-
 // Decodes `input` into `out` through Reader<false> and, if that refuses, again through
-// Reader<true>, which words the error: the fast path spends nothing on messages. If it throws,
-// `out` gets T{}'s value (keeping its storage) before the error goes on: decode_into never leaves
-// a half-written or stale value.
+// Reader<true>, which words the error: the fast path spends nothing on messages. On failure `out`
+// gets T{}'s value (keeping its storage) and the error is returned: decode_into never leaves a
+// half-written or stale value. Only running out of memory throws (with exceptions on; `out` is
+// then T{} too).
 template <template <bool> class Reader, class Input, class T>
-void decode_into(Input input, T& out, const decode_options& options) {
-    try {
-        check_size(input.size(), options);
-        try {
+[[nodiscard]] std::optional<decode_error> decode_into(Input input, T& out, const decode_options& options) {
+    if (options.max_input_bytes != 0 && input.size() > options.max_input_bytes) {
+        reset_in_place(out);
+        return decode_error("", message::input_too_long(options.max_input_bytes, input.size()));
+    }
+    return undo_on_throw(
+        [&]() -> std::optional<decode_error> {
             Reader<false> fast{input};
             walk(fast, out, options.reject_unknown_keys);
-        } catch (const refused&) {
-            Reader<true> naming{input};
-            walk(naming, out, options.reject_unknown_keys);
-        }
-    } catch (...) {
-        reset_in_place(out);
-        throw;
-    }
-    if constexpr (may_drop<T>()) {
-        hold_room(out, false);
-        hold_room(out, true);
-    }
+            if (fast.failed()) [[unlikely]] {
+                Reader<true> naming{input};
+                walk(naming, out, options.reject_unknown_keys);
+                if (naming.failed()) {
+                    reset_in_place(out);
+                    return to_error(naming.recorded());
+                }
+            }
+            if constexpr (may_drop<T>()) {
+                hold_room(out, false);
+                hold_room(out, true);
+            }
+            return std::nullopt;
+        },
+        [&] { reset_in_place(out); });
 }
 
 }  // namespace ecmeta::detail

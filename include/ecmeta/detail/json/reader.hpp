@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "../../id_set.hpp"
+#include "../fault.hpp"
 #include "../messages.hpp"
 #include "../utf8.hpp"
-#include "../walker.hpp"
 #include "scan.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail::json {
@@ -128,13 +128,13 @@ private:
 };
 
 // JSON text read in order, for the decoder generated per type (walker.hpp). Naming = false is the
-// fast path: anything wrong throws `refused`. Naming = true reads the same way and says what is
-// wrong: a value of another type is described (as far as its type needs reading: a string's
+// fast path: anything wrong is only refused (fault.hpp). Naming = true reads the same way and says
+// what is wrong: a value of another type is described (as far as its type needs reading: a string's
 // bytes are checked, so an error of syntax in it comes first), and an error of syntax says what
 // was expected and what byte was found, at its offset. A string without escapes is a view of the
 // input; one with escapes is decoded into the reader's buffer, valid until the next string.
 template <bool Naming>
-class reader {
+class reader : public fault_state<Naming> {
 public:
     static constexpr bool names_errors = Naming;
     struct value {};  // a stream: the next value is the one at the read position
@@ -163,6 +163,7 @@ public:
         whitespace();
         if (p_ == end_ || *p_ != '"') {
             mismatch();
+            return {};
         }
         return read_string<true>();
     }
@@ -183,6 +184,7 @@ public:
                     if (n > (UINT64_MAX - d) / 10 || (p_ != end_ && is_digit(*p_))) {
                         p_ = at;
                         mismatch();  // beyond 64 bits
+                        return 0;
                     }
                     n = n * 10 + d;
                 }
@@ -198,6 +200,7 @@ public:
         }
         p_ = at;
         mismatch();
+        return 0;
     }
 
     bool boolean(value /*unused*/) {
@@ -211,6 +214,7 @@ public:
             return false;
         }
         mismatch();
+        return false;
     }
 
     bool null(value /*unused*/) {
@@ -226,12 +230,16 @@ public:
         whitespace();
         if (p_ == end_ || *p_ != '[') {
             mismatch();
+            return {};
         }
         ++p_;
         return {};
     }
     // Leaves the read position at the element, which reads its own whitespace.
     bool next(array_cursor& c, value& /*unused*/) {
+        if (this->failed_) {
+            return false;
+        }
         whitespace();
         if (p_ != end_) {
             if (*p_ == ']') {
@@ -250,18 +258,23 @@ public:
             return true;  // the element will say what is missing
         }
         fail(p_, message::json_syntax::array_next);
+        return false;
     }
 
     object_cursor object(value /*unused*/) {
         whitespace();
         if (p_ == end_ || *p_ != '{') {
             mismatch();
+            return {};
         }
         ++p_;
         return {};
     }
     // Reads the key and its ':'; the value reads its own whitespace.
     bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
+        if (this->failed_) {
+            return false;
+        }
         whitespace();
         if (!c.started) {
             c.started = true;
@@ -271,21 +284,24 @@ public:
             }
             if (p_ == end_ || *p_ != '"') {
                 fail(p_, message::json_syntax::first_key);
+                return false;
             }
         } else if (p_ != end_ && *p_ == ',') {
             ++p_;
             whitespace();
             if (p_ == end_ || *p_ != '"') {
                 fail(p_, message::json_syntax::key);
+                return false;
             }
         } else if (p_ != end_ && *p_ == '}') {
             ++p_;
             return false;
         } else {
             fail(p_, message::json_syntax::object_next);
+            return false;
         }
         key = read_key();
-        return true;
+        return !this->failed_;
     }
     static void unknown_key(std::string_view /*key*/) noexcept {}  // every string was checked as it was read
     [[nodiscard]] static std::size_t reservable(const array_cursor& /*unused*/, std::size_t /*size*/) noexcept {
@@ -296,10 +312,11 @@ public:
     // Reads a whole value, checked as any other, without recursion.
     void skip(value /*unused*/) {
         nesting open;
-        while (true) {
+        while (!this->failed_) {
             whitespace();
             if (p_ == end_) {
                 fail(p_, message::json_syntax::value);
+                return;
             }
             switch (*p_) {
                 case '{':
@@ -311,6 +328,7 @@ public:
                     }
                     if (p_ == end_ || *p_ != '"') {
                         fail(p_, message::json_syntax::first_key);
+                        return;
                     }
                     open.push(false);
                     read_key<false>();
@@ -328,7 +346,7 @@ public:
                     scalar();
             }
             // A value is done: go on in the innermost open container, closing those that end.
-            while (true) {
+            while (!this->failed_) {
                 if (open.empty()) {
                     return;
                 }
@@ -340,6 +358,7 @@ public:
                         whitespace();
                         if (p_ == end_ || *p_ != '"') {
                             fail(p_, message::json_syntax::key);
+                            return;
                         }
                         read_key<false>();
                     }
@@ -351,6 +370,7 @@ public:
                     continue;
                 }
                 fail(p_, array ? message::json_syntax::array_next : message::json_syntax::object_next);
+                return;
             }
         }
     }
@@ -358,37 +378,46 @@ public:
 private:
     // ---- errors -------------------------------------------------------------------------------
 
-    // Input that is not JSON, at `at`: expected `what`, got the byte there (or `got`).
-    [[noreturn]] void fail(const char* at, std::string_view what) const {
+    // Input that is not JSON, at `at`: expected `what`, got the byte there (or `got`). Records the
+    // fault (the first one stands) and puts the read position at the end, where every read stops.
+    void fail(const char* at, std::string_view what) {
         if constexpr (Naming) {
-            fail(at, what, found::json_byte(at, end_));
+            if (!this->failed_) {
+                fail(at, what, found::json_byte(at, end_));
+            }
         } else {
-            refuse();
+            fail_as(at, {});
         }
     }
-    [[noreturn]] void fail(const char* at, std::string_view what, const std::string& got) const {
+    void fail(const char* at, std::string_view what, const std::string& got) {
         if constexpr (Naming) {
             fail_as(at, message::mismatch(what, got));
         } else {
-            refuse();
+            fail_as(at, {});
         }
     }
-    [[noreturn]] void fail_as(const char* at, std::string m) const {
+    void fail_as(const char* at, std::string m) {
         if constexpr (Naming) {
             const auto offset = static_cast<std::size_t>(at - begin_);
-            throw located{{}, message::at_byte(std::move(m), offset), offset};
+            this->record({{}, message::at_byte(std::move(m), offset), offset});
         } else {
-            refuse();
+            this->refuse();
         }
+        p_ = end_;
     }
 
-    // The value at the read position is not of the type asked for: says what it is.
-    [[noreturn]] void mismatch() {
+    // The value at the read position is not of the type asked for: says what it is (reading it as
+    // far as its type needs, where an error of syntax comes first).
+    void mismatch() {
         if constexpr (Naming) {
-            throw wrong_type{describe()};
+            if (!this->failed_) {
+                std::string found = describe();
+                this->record({{}, std::move(found), std::nullopt, true});
+            }
         } else {
-            refuse();
+            this->refuse();
         }
+        p_ = end_;
     }
 
     std::string describe() {
@@ -448,9 +477,14 @@ private:
 
     void literal(std::string_view word) {
         if (static_cast<std::size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) {
-            const std::size_t n = std::min(word.size(), static_cast<std::size_t>(end_ - p_));
-            fail(p_, "'" + std::string{word} + "'",
-                 n == 0 ? std::string{"end of input"} : "'" + found::echo({p_, n}) + "'");
+            if constexpr (Naming) {
+                const std::size_t n = std::min(word.size(), static_cast<std::size_t>(end_ - p_));
+                fail(p_, "'" + std::string{word} + "'",
+                     n == 0 ? std::string{"end of input"} : "'" + found::echo({p_, n}) + "'");
+            } else {
+                fail_as(p_, {});
+            }
+            return;
         }
         p_ += word.size();
     }
@@ -484,6 +518,7 @@ private:
         p_ += negative ? 1 : 0;
         if (p_ == end_ || !is_digit(*p_)) {
             fail(p_, at == p_ ? message::json_syntax::value : message::json_syntax::digit);
+            return false;
         }
         const char* const digits = p_;
         if (*p_ == '0') {
@@ -499,6 +534,9 @@ private:
             ++p_;
             digit_run();
         }
+        if (this->failed_) {
+            return false;
+        }
         if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
             integer = false;
             ++p_;
@@ -506,6 +544,9 @@ private:
                 ++p_;
             }
             digit_run();
+            if (this->failed_) {
+                return false;
+            }
         }
         if (integer) {
             // Fits when shorter than the limit, or as long and not above it, digit by digit.
@@ -516,7 +557,11 @@ private:
             }
         }
         if (overflows_double(at, p_)) {
-            fail(at, message::json_syntax::finite, found::echo({at, static_cast<std::size_t>(p_ - at)}));
+            if constexpr (Naming) {
+                fail(at, message::json_syntax::finite, found::echo({at, static_cast<std::size_t>(p_ - at)}));
+            } else {
+                fail_as(at, {});
+            }
         }
         return false;
     }
@@ -524,6 +569,7 @@ private:
     void digit_run() {
         if (p_ == end_ || !is_digit(*p_)) {
             fail(p_, message::json_syntax::digit);
+            return;
         }
         while (p_ != end_ && is_digit(*p_)) {
             ++p_;
@@ -537,6 +583,7 @@ private:
         whitespace();
         if (p_ == end_ || *p_ != ':') {
             fail(p_, message::json_syntax::colon);
+            return {};
         }
         ++p_;
         return key;
@@ -552,6 +599,7 @@ private:
             p_ = string_scan::find_special(p_, end_);
             if (p_ == end_) {
                 unterminated(open);
+                return {};
             }
             const auto c = static_cast<unsigned char>(*p_);
             if (c == '"') {
@@ -575,6 +623,7 @@ private:
         while (true) {
             if (p_ == end_) {
                 unterminated(open);
+                return;
             }
             if (*p_ == '\\') {
                 escape<Keep>(open);
@@ -586,6 +635,7 @@ private:
                 }
                 if (p_ == end_) {
                     unterminated(open);
+                    return;
                 }
                 const auto c = static_cast<unsigned char>(*p_);
                 if (c == '"') {
@@ -595,6 +645,9 @@ private:
                 if (c != '\\') {
                     const char* const at = p_;
                     plain_special(c);
+                    if (this->failed_) {
+                        return;
+                    }
                     if constexpr (Keep) {
                         buffer_.append(at, p_);
                     }
@@ -607,19 +660,21 @@ private:
     void plain_special(unsigned char c) {
         if (c < 0x20) {
             fail(p_, message::json_syntax::control);
+            return;
         }
         const std::size_t n = utf8_sequence({p_, static_cast<std::size_t>(end_ - p_)}, 0);
         if (n == 0) {
-            fail_as(p_, std::string{message::not_utf8});
+            fail_as(p_, Naming ? std::string{message::not_utf8} : std::string{});
+            return;
         }
         p_ += n;
     }
 
-    [[noreturn]] void unterminated(const char* open) const {
+    void unterminated(const char* open) {
         if constexpr (Naming) {
             fail(p_, std::string{message::json_syntax::string_end} + std::to_string(open - begin_));
         } else {
-            refuse();
+            fail_as(p_, {});
         }
     }
 
@@ -629,6 +684,7 @@ private:
         const char* const at = p_++;
         if (p_ == end_) {
             unterminated(open);
+            return;
         }
         char c = 0;
         switch (*p_) {
@@ -655,18 +711,28 @@ private:
             case 'u': {
                 ++p_;
                 std::uint32_t cp = hex4();
+                if (this->failed_) {
+                    return;
+                }
                 if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                    fail(at, message::json_syntax::lone_low, "'" + std::string{at, p_} + "'");
+                    fail(at, message::json_syntax::lone_low, Naming ? "'" + std::string{at, p_} + "'" : std::string{});
+                    return;
                 }
                 if (cp >= 0xD800 && cp <= 0xDBFF) {
                     const char* const low_at = p_;
                     if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') {
                         fail(p_, message::json_syntax::low_surrogate);
+                        return;
                     }
                     p_ += 2;
                     const std::uint32_t low = hex4();
+                    if (this->failed_) {
+                        return;
+                    }
                     if (low < 0xDC00 || low > 0xDFFF) {
-                        fail(low_at, message::json_syntax::low_surrogate, "'" + std::string{low_at, p_} + "'");
+                        fail(low_at, message::json_syntax::low_surrogate,
+                             Naming ? "'" + std::string{low_at, p_} + "'" : std::string{});
+                        return;
                     }
                     cp = 0x10000 + ((cp - 0xD800) << 10U) + (low - 0xDC00);
                 }
@@ -676,7 +742,8 @@ private:
                 return;
             }
             default:
-                fail(at, message::json_syntax::escape, "'" + found::echo({at, 2}) + "'");
+                fail(at, message::json_syntax::escape, Naming ? "'" + found::echo({at, 2}) + "'" : std::string{});
+                return;
         }
         ++p_;
         if constexpr (Keep) {
@@ -696,6 +763,7 @@ private:
                 d = static_cast<std::uint32_t>((c | 0x20) - 'a' + 10);
             } else {
                 fail(p_, message::json_syntax::hex);
+                return 0;
             }
             v = (v << 4U) | d;
         }

@@ -16,9 +16,9 @@
 #include <string_view>
 
 #include "../../id_set.hpp"
+#include "../fault.hpp"
 #include "../messages.hpp"
 #include "../utf8.hpp"
-#include "../walker.hpp"
 #include "tags.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail {
@@ -39,13 +39,13 @@ using msgpack_tag::header_forms;
 }
 
 // MessagePack read in order, for the decoder generated per type (walker.hpp). Naming = false is
-// the fast path: anything wrong throws `refused`. Naming = true reads the same way and says what
+// the fast path: anything wrong is only refused (fault.hpp). Naming = true reads the same way and says what
 // is wrong: a value of another type is described whole, as far as a value is read before its type
 // could matter (a string's bytes are checked, a container's header), so that an error of syntax
 // in it comes first. Lengths are untrusted: a container may not promise more elements than bytes
 // remain (each needs at least one), and nothing is reserved from a length alone.
 template <bool Naming>
-class msgpack_reader {
+class msgpack_reader : public fault_state<Naming> {
 public:
     static constexpr bool names_errors = Naming;
     struct value {};  // a stream: the next value is the one at the read position
@@ -57,7 +57,7 @@ public:
     explicit msgpack_reader(std::span<const std::uint8_t> in) noexcept : in_(in) {}
 
     [[nodiscard]] value root() const noexcept { return {}; }
-    void finish() const {
+    void finish() {
         if (pos_ != in_.size()) {
             fail(pos_, message::trailing_bytes);
         }
@@ -68,6 +68,7 @@ public:
         const header_form h = header();
         if (h.kind != family::str) {
             mismatch(at);
+            return {};
         }
         return text(number(h));
     }
@@ -85,6 +86,7 @@ public:
             }
         }
         mismatch(at);
+        return 0;
     }
 
     bool boolean(value /*unused*/) {
@@ -92,6 +94,7 @@ public:
         const header_form h = header();
         if (h.kind != family::boolean) {
             mismatch(at);
+            return false;
         }
         return h.fixed != 0;
     }
@@ -108,8 +111,8 @@ public:
 
     object_cursor object(value /*unused*/) { return {container(family::map)}; }
 
-    static bool next(array_cursor& c, value& /*unused*/) noexcept {
-        if (c.left == 0) {
+    bool next(array_cursor& c, value& /*unused*/) const noexcept {
+        if (c.left == 0 || this->failed_) {
             return false;
         }
         --c.left;
@@ -119,7 +122,7 @@ public:
     // The key's bytes, not yet checked: a key that names a field is ASCII, so only a key that
     // names none is checked, by unknown_key.
     bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
-        if (c.left == 0) {
+        if (c.left == 0 || this->failed_) {
             return false;
         }
         --c.left;
@@ -127,14 +130,18 @@ public:
         const header_form h = header();
         if (h.kind != family::str) {
             fail(at, message::string_key);
+            return false;
         }
         const std::uint64_t n = number(h);
         const std::size_t start = pos_;
         advance(n);
+        if (this->failed_) {
+            return false;
+        }
         key = {reinterpret_cast<const char*>(in_.data() + start), static_cast<std::size_t>(n)};
         return true;
     }
-    void unknown_key(std::string_view key) const {
+    void unknown_key(std::string_view key) {
         if (!is_utf8(key)) {
             fail(static_cast<std::size_t>(reinterpret_cast<const std::uint8_t*>(key.data()) - in_.data()),
                  message::not_utf8);
@@ -160,22 +167,25 @@ public:
         if (h.kind == family::str && h.size <= 1) {
             first = h.size == 0 ? h.fixed : in_[pos_ + 1];
         }
-        try {
+        // Only a hint: where memory does not allow it, appending will say so.
+        if_memory_allows([&] {
             id_set_access::reserve_guess(set, reservable(c, sizeof(id_set_access::entry)),
                                          first > left / c.left ? left : first * c.left);
-        } catch (...) {  // only a hint: appending will raise whatever is really wrong
-        }
+        });
     }
 
     // Skips one whole value with a single counter (no recursion, no stack, whatever the depth),
     // checking bounds only: a skipped string's bytes are not looked at.
     void skip(value /*unused*/) {
         std::uint64_t pending = 1;
-        while (pending != 0) {
+        while (pending != 0 && !this->failed_) {
             --pending;
             const std::size_t at = pos_;
             const header_form h = header();
             const std::uint64_t n = number(h);  // a length or count; for a scalar, its value, read past
+            if (this->failed_) {
+                return;
+            }
             switch (h.kind) {
                 case family::str:
                 case family::bin:
@@ -192,47 +202,56 @@ public:
                     break;
                 case family::unused:
                     fail(at, message::reserved_c1);
+                    return;
                 default:  // the value was the header
                     break;
             }
-            if (pending > in_.size() - pos_) {
+            if (pending > in_.size() - pos_ && !this->failed_) {
                 if constexpr (Naming) {
                     fail(at, message::fewer_values(pending, in_.size() - pos_));
                 } else {
-                    refuse();
+                    fail(at, {});
                 }
             }
         }
     }
 
 private:
-    // Input that is not well-formed, at byte `at`.
-    [[noreturn]] static void fail(std::size_t at, std::string_view what) {
+    // Input that is not well-formed, at byte `at`. Records the fault (the first one stands) and
+    // puts the read position at the end, where every read stops.
+    void fail(std::size_t at, std::string_view what) {
         if constexpr (Naming) {
-            throw located{{}, message::at_byte(std::string{what}, at), at};
+            this->record({{}, message::at_byte(std::string{what}, at), at});
         } else {
-            refuse();
+            this->refuse();
         }
+        pos_ = in_.size();
     }
 
     // n more bytes are wanted than are left (the message is made only by a naming reader).
-    [[noreturn]] void truncated(std::uint64_t n) const {
+    void truncated(std::uint64_t n) {
         if constexpr (Naming) {
-            fail(pos_, message::truncated(n, in_.size() - pos_));
+            if (!this->failed_) {
+                fail(pos_, message::truncated(n, in_.size() - pos_));
+            }
         } else {
-            refuse();
+            fail(pos_, {});
         }
     }
 
     // The value at `at` is not of the type asked for: says what it is, once it is read as far as
     // its type needs (where that reading fails, that is the error).
-    [[noreturn]] void mismatch(std::size_t at) {
+    void mismatch(std::size_t at) {
         if constexpr (Naming) {
-            pos_ = at;
-            throw wrong_type{describe()};
+            if (!this->failed_) {
+                pos_ = at;
+                std::string found = describe();
+                this->record({{}, std::move(found), std::nullopt, true});
+            }
         } else {
-            refuse();
+            this->refuse();
         }
+        pos_ = in_.size();
     }
 
     std::string describe() {
@@ -282,23 +301,26 @@ private:
                 break;
         }
         fail(at, message::reserved_c1);
+        return {};
     }
 
     // A container header at `at` that promised n elements (pairs, for a map).
-    std::string counted(std::size_t at, std::uint64_t n, bool map) const {
+    std::string counted(std::size_t at, std::uint64_t n, bool map) {
         check_count(at, n, map);
         return map ? found::object : found::array;
     }
 
     // Each element needs at least one byte (a pair, two), so a longer promise is a lie told up front.
-    void check_count(std::size_t at, std::uint64_t n, bool map) const {
+    void check_count(std::size_t at, std::uint64_t n, bool map) {
         if (n <= (in_.size() - pos_) / (map ? 2 : 1)) {
             return;
         }
         if constexpr (Naming) {
-            fail(at, message::container_too_long(in_.size() - pos_, map, n));
+            if (!this->failed_) {
+                fail(at, message::container_too_long(in_.size() - pos_, map, n));
+            }
         } else {
-            refuse();
+            fail(at, {});
         }
     }
 
@@ -308,10 +330,11 @@ private:
         const header_form h = header();
         if (h.kind != kind) {
             mismatch(at);
+            return 0;
         }
         const std::uint64_t n = number(h);
         check_count(at, n, kind == family::map);
-        return static_cast<std::size_t>(n);
+        return this->failed_ ? 0 : static_cast<std::size_t>(n);
     }
 
     // The tag at the read position, read.
@@ -323,9 +346,13 @@ private:
     std::string_view text(std::uint64_t n) {
         const std::size_t at = pos_;
         advance(n);
+        if (this->failed_) {
+            return {};
+        }
         const std::string_view s{reinterpret_cast<const char*>(in_.data() + at), static_cast<std::size_t>(n)};
         if (!is_utf8(s)) {
             fail(at, message::not_utf8);
+            return {};
         }
         return s;
     }
@@ -333,6 +360,7 @@ private:
     void advance(std::uint64_t n) {
         if (n > in_.size() - pos_) {
             truncated(n);
+            return;
         }
         pos_ += static_cast<std::size_t>(n);
     }
@@ -340,6 +368,7 @@ private:
     std::uint8_t byte() {
         if (pos_ == in_.size()) {
             truncated(1);
+            return 0;
         }
         return in_[pos_++];
     }
@@ -347,6 +376,7 @@ private:
     std::uint64_t big_endian(std::size_t n) {
         if (n > in_.size() - pos_) {
             truncated(n);
+            return 0;
         }
         std::uint64_t v = 0;
         for (std::size_t i = 0; i < n; ++i) {

@@ -120,13 +120,15 @@ private:
         return p;
     }
 
-    static void check_length(std::size_t n) {
+    // MessagePack's lengths are 32 bits: a longer one is recorded, and what is written after it is
+    // dropped.
+    void check_length(std::size_t n) noexcept {
         if (n > std::numeric_limits<std::uint32_t>::max()) [[unlikely]] {
-            throw encode_error("", message::beyond_msgpack_length(n));
+            beyond_ = beyond_ != 0 ? beyond_ : n;
         }
     }
 
-    [[nodiscard]] static std::uint8_t* str_header(std::uint8_t* p, std::size_t n) {
+    [[nodiscard]] std::uint8_t* str_header(std::uint8_t* p, std::size_t n) noexcept {
         if (n <= msgpack_tag::fixstr_len_max) {
             *p = static_cast<std::uint8_t>(msgpack_tag::fixstr | n);
             return p + 1;
@@ -143,8 +145,8 @@ private:
 
     // An array's or a map's header: the fix form, else the 16-bit one, else the 32-bit one, whose
     // tag follows it.
-    [[nodiscard]] static std::uint8_t* container_header(std::uint8_t* p, std::size_t n, std::uint8_t fix,
-                                                        std::uint8_t fix_max, std::uint8_t tag16) {
+    [[nodiscard]] std::uint8_t* container_header(std::uint8_t* p, std::size_t n, std::uint8_t fix, std::uint8_t fix_max,
+                                                 std::uint8_t tag16) noexcept {
         if (n <= fix_max) {
             *p = static_cast<std::uint8_t>(fix | n);
             return p + 1;
@@ -198,6 +200,7 @@ private:
 
     using writer_base<Container, std::uint8_t>::out_;
     using writer_base<Container, std::uint8_t>::ok_;
+    using writer_base<Container, std::uint8_t>::beyond_;
 };
 
 // How many bytes a header of a length n takes: 1 for a fix form (fix_max at most), then 8-, 16-

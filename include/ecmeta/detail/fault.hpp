@@ -1,0 +1,73 @@
+// ecmeta — how a decode fails without throwing: the pull readers (json/reader.hpp,
+// msgpack/reader.hpp, json/dom.hpp) and the walker record a fault, the first one wins, and from
+// then on every read returns at once with a harmless value and every cursor says it is done, so
+// the walk unwinds by plain returns and its caller reads the fault. A refusing reader (the fast
+// path) records only that it failed; a naming reader records what and where.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "../version.hpp"
+
+#include <charconv>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "schema.hpp"  // append_pointer_token
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+// What a naming reader found wrong. Each level of the walk it unwinds through puts its own token
+// in front of the pointer, so a pointer costs nothing until something fails.
+struct fault {
+    std::string pointer{};
+    // "<what was expected>, got <what was found>"; for a value of another type than the one asked
+    // for, only what was found ("string", "integer -3", …) until the walker names the type.
+    std::string message{};
+    std::optional<std::size_t> offset{};
+    bool type_unnamed = false;
+
+    void enclose(std::string_view token) {
+        std::string p;
+        append_pointer_token(p, token);
+        pointer.insert(0, p);
+    }
+    void enclose(std::size_t index) {
+        char digits[24];
+        const char* end = std::to_chars(digits, digits + sizeof digits, index).ptr;
+        enclose(std::string_view{digits, static_cast<std::size_t>(end - digits)});
+    }
+};
+
+// A reader's (or a walk's) failure so far. Naming = false: only whether it failed.
+template <bool Naming>
+class fault_state {
+public:
+    [[nodiscard]] bool failed() const noexcept { return failed_; }
+    void refuse() noexcept { failed_ = true; }
+
+protected:
+    bool failed_ = false;
+};
+
+template <>
+class fault_state<true> {
+public:
+    [[nodiscard]] bool failed() const noexcept { return failed_; }
+    [[nodiscard]] fault& recorded() noexcept { return fault_; }
+    // Records f, unless a fault came first.
+    void record(fault f) {
+        if (!failed_) {
+            failed_ = true;
+            fault_ = std::move(f);
+        }
+    }
+
+protected:
+    bool failed_ = false;
+    fault fault_;
+};
+
+}  // namespace ecmeta::detail
