@@ -1650,9 +1650,12 @@ template <report_range R>
 #if defined(__GNUC__) || defined(__clang__)
 #define ECMETA_INLINE [[gnu::always_inline]] inline
 #define ECMETA_INLINE_LAMBDA __attribute__((always_inline))
+// A failure path: out of line, so that the reads it leaves stay small enough to inline.
+#define ECMETA_COLD [[gnu::cold, gnu::noinline]]
 #else
 #define ECMETA_INLINE inline
 #define ECMETA_INLINE_LAMBDA
+#define ECMETA_COLD
 #endif
 // ---- end of ecmeta/detail/inline.hpp
 
@@ -2665,7 +2668,7 @@ public:
         }
     }
 
-    std::string_view string(value /*unused*/) {
+    ECMETA_INLINE std::string_view string(value /*unused*/) {
         whitespace();
         if (p_ == end_ || *p_ != '"') {
             mismatch();
@@ -2709,7 +2712,7 @@ public:
         return 0;
     }
 
-    bool boolean(value /*unused*/) {
+    ECMETA_INLINE bool boolean(value /*unused*/) {
         whitespace();
         if (end_ - p_ >= 4 && std::memcmp(p_, "true", 4) == 0) {
             p_ += 4;
@@ -2723,7 +2726,7 @@ public:
         return false;
     }
 
-    bool null(value /*unused*/) {
+    ECMETA_INLINE bool null(value /*unused*/) {
         whitespace();
         if (end_ - p_ >= 4 && std::memcmp(p_, "null", 4) == 0) {
             p_ += 4;
@@ -2732,7 +2735,7 @@ public:
         return false;
     }
 
-    array_cursor array(value /*unused*/) {
+    ECMETA_INLINE array_cursor array(value /*unused*/) {
         whitespace();
         if (p_ == end_ || *p_ != '[') {
             mismatch();
@@ -2742,10 +2745,8 @@ public:
         return {};
     }
     // Leaves the read position at the element, which reads its own whitespace.
-    bool next(array_cursor& c, value& /*unused*/) {
-        if (this->failed_) {
-            return false;
-        }
+    // After a fault the read position is at the end, where this says there is no more.
+    ECMETA_INLINE bool next(array_cursor& c, value& /*unused*/) {
         whitespace();
         if (p_ != end_) {
             if (*p_ == ']') {
@@ -2760,14 +2761,14 @@ public:
                 ++p_;
                 return true;
             }
-        } else if (!c.started) {
+        } else if (!c.started && !this->failed_) {
             return true;  // the element will say what is missing
         }
         fail(p_, message::json_syntax::array_next);
         return false;
     }
 
-    object_cursor object(value /*unused*/) {
+    ECMETA_INLINE object_cursor object(value /*unused*/) {
         whitespace();
         if (p_ == end_ || *p_ != '{') {
             mismatch();
@@ -2777,10 +2778,8 @@ public:
         return {};
     }
     // Reads the key and its ':'; the value reads its own whitespace.
-    bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
-        if (this->failed_) {
-            return false;
-        }
+    // After a fault the read position is at the end, where this says there is no more.
+    ECMETA_INLINE bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
         whitespace();
         if (!c.started) {
             c.started = true;
@@ -2886,7 +2885,7 @@ private:
 
     // Input that is not JSON, at `at`: expected `what`, got the byte there (or `got`). Records the
     // fault (the first one stands) and puts the read position at the end, where every read stops.
-    void fail(const char* at, std::string_view what) {
+    ECMETA_COLD void fail(const char* at, std::string_view what) {
         if constexpr (Naming) {
             if (!this->failed_) {
                 fail(at, what, found::json_byte(at, end_));
@@ -2895,17 +2894,25 @@ private:
             fail_as(at, {});
         }
     }
-    void fail(const char* at, std::string_view what, const std::string& got) {
+    ECMETA_COLD void fail(const char* at, std::string_view what, const std::string& got) {
         if constexpr (Naming) {
             fail_as(at, message::mismatch(what, got));
         } else {
             fail_as(at, {});
         }
     }
-    void fail_as(const char* at, std::string m) {
+    // ... got the bytes from `from` to `to`, quoted.
+    ECMETA_COLD void fail_quoting(const char* at, std::string_view what, const char* from, const char* to) {
+        if constexpr (Naming) {
+            fail(at, what, "'" + found::echo({from, static_cast<std::size_t>(to - from)}) + "'");
+        } else {
+            fail_as(at, {});
+        }
+    }
+    ECMETA_COLD void fail_as(const char* at, std::string_view m) {
         if constexpr (Naming) {
             const auto offset = static_cast<std::size_t>(at - begin_);
-            this->record({{}, message::at_byte(std::move(m), offset), offset});
+            this->record({{}, message::at_byte(std::string{m}, offset), offset});
         } else {
             this->refuse();
         }
@@ -2914,7 +2921,7 @@ private:
 
     // The value at the read position is not of the type asked for: says what it is (reading it as
     // far as its type needs, where an error of syntax comes first).
-    void mismatch() {
+    ECMETA_COLD void mismatch() {
         if constexpr (Naming) {
             if (!this->failed_) {
                 std::string found = describe();
@@ -2970,7 +2977,7 @@ private:
 
     // ---- tokens -------------------------------------------------------------------------------
 
-    void whitespace() noexcept {
+    ECMETA_INLINE void whitespace() noexcept {
         while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) {
             ++p_;
         }
@@ -3100,9 +3107,21 @@ private:
     template <bool Keep>
     std::string_view read_string() {
         const char* const open = p_++;
-        const char* const start = p_;
+        p_ = string_scan::find_special(p_, end_);
+        if (p_ != end_ && *p_ == '"') [[likely]] {  // plain ASCII, the common id
+            ++p_;
+            return {open + 1, static_cast<std::size_t>(p_ - 2 - open)};
+        }
+        return read_string_rest<Keep>(open);
+    }
+
+    // The rest of a string whose first special byte (at the read position) is not its closing
+    // quote: an escape, a control character, a byte >= 0x80, or the end of the input. Out of line,
+    // so that read_string keeps few registers to save.
+    template <bool Keep>
+    [[gnu::noinline]] std::string_view read_string_rest(const char* open) {
+        const char* const start = open + 1;
         while (true) {
-            p_ = string_scan::find_special(p_, end_);
             if (p_ == end_) {
                 unterminated(open);
                 return {};
@@ -3120,6 +3139,7 @@ private:
                 return {buffer_.data(), Keep ? buffer_.size() : 0};
             }
             plain_special(c);
+            p_ = string_scan::find_special(p_, end_);
         }
     }
 
@@ -3170,13 +3190,13 @@ private:
         }
         const std::size_t n = utf8_sequence({p_, static_cast<std::size_t>(end_ - p_)}, 0);
         if (n == 0) {
-            fail_as(p_, Naming ? std::string{message::not_utf8} : std::string{});
+            fail_as(p_, message::not_utf8);
             return;
         }
         p_ += n;
     }
 
-    void unterminated(const char* open) {
+    ECMETA_COLD void unterminated(const char* open) {
         if constexpr (Naming) {
             fail(p_, std::string{message::json_syntax::string_end} + std::to_string(open - begin_));
         } else {
@@ -3221,7 +3241,7 @@ private:
                     return;
                 }
                 if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                    fail(at, message::json_syntax::lone_low, Naming ? "'" + std::string{at, p_} + "'" : std::string{});
+                    fail_quoting(at, message::json_syntax::lone_low, at, p_);
                     return;
                 }
                 if (cp >= 0xD800 && cp <= 0xDBFF) {
@@ -3236,8 +3256,7 @@ private:
                         return;
                     }
                     if (low < 0xDC00 || low > 0xDFFF) {
-                        fail(low_at, message::json_syntax::low_surrogate,
-                             Naming ? "'" + std::string{low_at, p_} + "'" : std::string{});
+                        fail_quoting(low_at, message::json_syntax::low_surrogate, low_at, p_);
                         return;
                     }
                     cp = 0x10000 + ((cp - 0xD800) << 10U) + (low - 0xDC00);
@@ -3248,7 +3267,7 @@ private:
                 return;
             }
             default:
-                fail(at, message::json_syntax::escape, Naming ? "'" + found::echo({at, 2}) + "'" : std::string{});
+                fail_quoting(at, message::json_syntax::escape, at, at + 2);
                 return;
         }
         ++p_;
@@ -3896,7 +3915,7 @@ inline void append_string(std::string& out, std::string_view s) {
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // Field names are short: compared a word at a time, inline, where string_view's == calls memcmp.
-[[nodiscard]] inline bool same_name(std::string_view a, std::string_view b) noexcept {
+[[nodiscard]] ECMETA_INLINE bool same_name(std::string_view a, std::string_view b) noexcept {
     const std::size_t n = a.size();
     if (n != b.size()) {
         return false;
@@ -4221,6 +4240,18 @@ void hold_room(const T& value, bool reserve) {
     }
 }
 
+// The walk again with a naming reader, once the fast one refused: its error. Out of line, as it
+// is rare and would crowd the fast walk out of the inliner's budget.
+template <template <bool> class Reader, class Input, class T>
+ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, bool strict) {
+    Reader<true> naming{input};
+    walk(naming, out, strict);
+    if (naming.failed()) {
+        return to_error(naming.recorded());
+    }
+    return std::nullopt;
+}
+
 // Decodes `input` into `out` through Reader<false> and, if that refuses, again through
 // Reader<true>, which words the error: the fast path spends nothing on messages. On failure `out`
 // gets T{}'s value (keeping its storage) and the error is returned: decode_into never leaves a
@@ -4237,11 +4268,9 @@ template <template <bool> class Reader, class Input, class T>
             Reader<false> fast{input};
             walk(fast, out, options.reject_unknown_keys);
             if (fast.failed()) [[unlikely]] {
-                Reader<true> naming{input};
-                walk(naming, out, options.reject_unknown_keys);
-                if (naming.failed()) {
+                if (auto error = decode_naming<Reader>(input, out, options.reject_unknown_keys)) {
                     reset_in_place(out);
-                    return to_error(naming.recorded());
+                    return error;
                 }
             }
             if constexpr (may_drop<T>()) {
@@ -4882,6 +4911,7 @@ public:
 
     object_cursor object(value /*unused*/) { return {container(family::map)}; }
 
+    // After a fault, no more: each element left would only fail again.
     bool next(array_cursor& c, value& /*unused*/) const noexcept {
         if (c.left == 0 || this->failed_) {
             return false;
@@ -4892,8 +4922,9 @@ public:
 
     // The key's bytes, not yet checked: a key that names a field is ASCII, so only a key that
     // names none is checked, by unknown_key.
+    // After a fault the read position is at the end, where no key can be read: no more.
     bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
-        if (c.left == 0 || this->failed_) {
+        if (c.left == 0) {
             return false;
         }
         --c.left;
@@ -4905,8 +4936,7 @@ public:
         }
         const std::uint64_t n = number(h);
         const std::size_t start = pos_;
-        advance(n);
-        if (this->failed_) {
+        if (!advance(n)) {
             return false;
         }
         key = {reinterpret_cast<const char*>(in_.data() + start), static_cast<std::size_t>(n)};
@@ -4990,7 +5020,7 @@ public:
 private:
     // Input that is not well-formed, at byte `at`. Records the fault (the first one stands) and
     // puts the read position at the end, where every read stops.
-    void fail(std::size_t at, std::string_view what) {
+    ECMETA_COLD void fail(std::size_t at, std::string_view what) {
         if constexpr (Naming) {
             this->record({{}, message::at_byte(std::string{what}, at), at});
         } else {
@@ -5000,7 +5030,7 @@ private:
     }
 
     // n more bytes are wanted than are left (the message is made only by a naming reader).
-    void truncated(std::uint64_t n) {
+    ECMETA_COLD void truncated(std::uint64_t n) {
         if constexpr (Naming) {
             if (!this->failed_) {
                 fail(pos_, message::truncated(n, in_.size() - pos_));
@@ -5012,7 +5042,7 @@ private:
 
     // The value at `at` is not of the type asked for: says what it is, once it is read as far as
     // its type needs (where that reading fails, that is the error).
-    void mismatch(std::size_t at) {
+    ECMETA_COLD void mismatch(std::size_t at) {
         if constexpr (Naming) {
             if (!this->failed_) {
                 pos_ = at;
@@ -5116,8 +5146,7 @@ private:
 
     std::string_view text(std::uint64_t n) {
         const std::size_t at = pos_;
-        advance(n);
-        if (this->failed_) {
+        if (!advance(n)) {
             return {};
         }
         const std::string_view s{reinterpret_cast<const char*>(in_.data() + at), static_cast<std::size_t>(n)};
@@ -5128,12 +5157,14 @@ private:
         return s;
     }
 
-    void advance(std::uint64_t n) {
-        if (n > in_.size() - pos_) {
+    // False (the input is truncated) when fewer than n bytes are left.
+    bool advance(std::uint64_t n) {
+        if (n > in_.size() - pos_) [[unlikely]] {
             truncated(n);
-            return;
+            return false;
         }
         pos_ += static_cast<std::size_t>(n);
+        return true;
     }
 
     std::uint8_t byte() {

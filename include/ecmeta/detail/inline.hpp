@@ -6,7 +6,10 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define ECMETA_INLINE [[gnu::always_inline]] inline
 #define ECMETA_INLINE_LAMBDA __attribute__((always_inline))
+// A failure path: out of line, so that the reads it leaves stay small enough to inline.
+#define ECMETA_COLD [[gnu::cold, gnu::noinline]]
 #else
 #define ECMETA_INLINE inline
 #define ECMETA_INLINE_LAMBDA
+#define ECMETA_COLD
 #endif

@@ -29,13 +29,14 @@
 #include "../error.hpp"
 #include "exceptions.hpp"
 #include "fault.hpp"
+#include "inline.hpp"
 #include "messages.hpp"
 #include "schema.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // Field names are short: compared a word at a time, inline, where string_view's == calls memcmp.
-[[nodiscard]] inline bool same_name(std::string_view a, std::string_view b) noexcept {
+[[nodiscard]] ECMETA_INLINE bool same_name(std::string_view a, std::string_view b) noexcept {
     const std::size_t n = a.size();
     if (n != b.size()) {
         return false;
@@ -360,6 +361,18 @@ void hold_room(const T& value, bool reserve) {
     }
 }
 
+// The walk again with a naming reader, once the fast one refused: its error. Out of line, as it
+// is rare and would crowd the fast walk out of the inliner's budget.
+template <template <bool> class Reader, class Input, class T>
+ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, bool strict) {
+    Reader<true> naming{input};
+    walk(naming, out, strict);
+    if (naming.failed()) {
+        return to_error(naming.recorded());
+    }
+    return std::nullopt;
+}
+
 // Decodes `input` into `out` through Reader<false> and, if that refuses, again through
 // Reader<true>, which words the error: the fast path spends nothing on messages. On failure `out`
 // gets T{}'s value (keeping its storage) and the error is returned: decode_into never leaves a
@@ -376,11 +389,9 @@ template <template <bool> class Reader, class Input, class T>
             Reader<false> fast{input};
             walk(fast, out, options.reject_unknown_keys);
             if (fast.failed()) [[unlikely]] {
-                Reader<true> naming{input};
-                walk(naming, out, options.reject_unknown_keys);
-                if (naming.failed()) {
+                if (auto error = decode_naming<Reader>(input, out, options.reject_unknown_keys)) {
                     reset_in_place(out);
-                    return to_error(naming.recorded());
+                    return error;
                 }
             }
             if constexpr (may_drop<T>()) {

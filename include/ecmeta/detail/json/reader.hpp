@@ -18,6 +18,7 @@
 
 #include "../../id_set.hpp"
 #include "../fault.hpp"
+#include "../inline.hpp"
 #include "../messages.hpp"
 #include "../utf8.hpp"
 #include "scan.hpp"
@@ -159,7 +160,7 @@ public:
         }
     }
 
-    std::string_view string(value /*unused*/) {
+    ECMETA_INLINE std::string_view string(value /*unused*/) {
         whitespace();
         if (p_ == end_ || *p_ != '"') {
             mismatch();
@@ -203,7 +204,7 @@ public:
         return 0;
     }
 
-    bool boolean(value /*unused*/) {
+    ECMETA_INLINE bool boolean(value /*unused*/) {
         whitespace();
         if (end_ - p_ >= 4 && std::memcmp(p_, "true", 4) == 0) {
             p_ += 4;
@@ -217,7 +218,7 @@ public:
         return false;
     }
 
-    bool null(value /*unused*/) {
+    ECMETA_INLINE bool null(value /*unused*/) {
         whitespace();
         if (end_ - p_ >= 4 && std::memcmp(p_, "null", 4) == 0) {
             p_ += 4;
@@ -226,7 +227,7 @@ public:
         return false;
     }
 
-    array_cursor array(value /*unused*/) {
+    ECMETA_INLINE array_cursor array(value /*unused*/) {
         whitespace();
         if (p_ == end_ || *p_ != '[') {
             mismatch();
@@ -236,10 +237,8 @@ public:
         return {};
     }
     // Leaves the read position at the element, which reads its own whitespace.
-    bool next(array_cursor& c, value& /*unused*/) {
-        if (this->failed_) {
-            return false;
-        }
+    // After a fault the read position is at the end, where this says there is no more.
+    ECMETA_INLINE bool next(array_cursor& c, value& /*unused*/) {
         whitespace();
         if (p_ != end_) {
             if (*p_ == ']') {
@@ -254,14 +253,14 @@ public:
                 ++p_;
                 return true;
             }
-        } else if (!c.started) {
+        } else if (!c.started && !this->failed_) {
             return true;  // the element will say what is missing
         }
         fail(p_, message::json_syntax::array_next);
         return false;
     }
 
-    object_cursor object(value /*unused*/) {
+    ECMETA_INLINE object_cursor object(value /*unused*/) {
         whitespace();
         if (p_ == end_ || *p_ != '{') {
             mismatch();
@@ -271,10 +270,8 @@ public:
         return {};
     }
     // Reads the key and its ':'; the value reads its own whitespace.
-    bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
-        if (this->failed_) {
-            return false;
-        }
+    // After a fault the read position is at the end, where this says there is no more.
+    ECMETA_INLINE bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
         whitespace();
         if (!c.started) {
             c.started = true;
@@ -380,7 +377,7 @@ private:
 
     // Input that is not JSON, at `at`: expected `what`, got the byte there (or `got`). Records the
     // fault (the first one stands) and puts the read position at the end, where every read stops.
-    void fail(const char* at, std::string_view what) {
+    ECMETA_COLD void fail(const char* at, std::string_view what) {
         if constexpr (Naming) {
             if (!this->failed_) {
                 fail(at, what, found::json_byte(at, end_));
@@ -389,17 +386,25 @@ private:
             fail_as(at, {});
         }
     }
-    void fail(const char* at, std::string_view what, const std::string& got) {
+    ECMETA_COLD void fail(const char* at, std::string_view what, const std::string& got) {
         if constexpr (Naming) {
             fail_as(at, message::mismatch(what, got));
         } else {
             fail_as(at, {});
         }
     }
-    void fail_as(const char* at, std::string m) {
+    // ... got the bytes from `from` to `to`, quoted.
+    ECMETA_COLD void fail_quoting(const char* at, std::string_view what, const char* from, const char* to) {
+        if constexpr (Naming) {
+            fail(at, what, "'" + found::echo({from, static_cast<std::size_t>(to - from)}) + "'");
+        } else {
+            fail_as(at, {});
+        }
+    }
+    ECMETA_COLD void fail_as(const char* at, std::string_view m) {
         if constexpr (Naming) {
             const auto offset = static_cast<std::size_t>(at - begin_);
-            this->record({{}, message::at_byte(std::move(m), offset), offset});
+            this->record({{}, message::at_byte(std::string{m}, offset), offset});
         } else {
             this->refuse();
         }
@@ -408,7 +413,7 @@ private:
 
     // The value at the read position is not of the type asked for: says what it is (reading it as
     // far as its type needs, where an error of syntax comes first).
-    void mismatch() {
+    ECMETA_COLD void mismatch() {
         if constexpr (Naming) {
             if (!this->failed_) {
                 std::string found = describe();
@@ -464,7 +469,7 @@ private:
 
     // ---- tokens -------------------------------------------------------------------------------
 
-    void whitespace() noexcept {
+    ECMETA_INLINE void whitespace() noexcept {
         while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) {
             ++p_;
         }
@@ -594,9 +599,21 @@ private:
     template <bool Keep>
     std::string_view read_string() {
         const char* const open = p_++;
-        const char* const start = p_;
+        p_ = string_scan::find_special(p_, end_);
+        if (p_ != end_ && *p_ == '"') [[likely]] {  // plain ASCII, the common id
+            ++p_;
+            return {open + 1, static_cast<std::size_t>(p_ - 2 - open)};
+        }
+        return read_string_rest<Keep>(open);
+    }
+
+    // The rest of a string whose first special byte (at the read position) is not its closing
+    // quote: an escape, a control character, a byte >= 0x80, or the end of the input. Out of line,
+    // so that read_string keeps few registers to save.
+    template <bool Keep>
+    [[gnu::noinline]] std::string_view read_string_rest(const char* open) {
+        const char* const start = open + 1;
         while (true) {
-            p_ = string_scan::find_special(p_, end_);
             if (p_ == end_) {
                 unterminated(open);
                 return {};
@@ -614,6 +631,7 @@ private:
                 return {buffer_.data(), Keep ? buffer_.size() : 0};
             }
             plain_special(c);
+            p_ = string_scan::find_special(p_, end_);
         }
     }
 
@@ -664,13 +682,13 @@ private:
         }
         const std::size_t n = utf8_sequence({p_, static_cast<std::size_t>(end_ - p_)}, 0);
         if (n == 0) {
-            fail_as(p_, Naming ? std::string{message::not_utf8} : std::string{});
+            fail_as(p_, message::not_utf8);
             return;
         }
         p_ += n;
     }
 
-    void unterminated(const char* open) {
+    ECMETA_COLD void unterminated(const char* open) {
         if constexpr (Naming) {
             fail(p_, std::string{message::json_syntax::string_end} + std::to_string(open - begin_));
         } else {
@@ -715,7 +733,7 @@ private:
                     return;
                 }
                 if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                    fail(at, message::json_syntax::lone_low, Naming ? "'" + std::string{at, p_} + "'" : std::string{});
+                    fail_quoting(at, message::json_syntax::lone_low, at, p_);
                     return;
                 }
                 if (cp >= 0xD800 && cp <= 0xDBFF) {
@@ -730,8 +748,7 @@ private:
                         return;
                     }
                     if (low < 0xDC00 || low > 0xDFFF) {
-                        fail(low_at, message::json_syntax::low_surrogate,
-                             Naming ? "'" + std::string{low_at, p_} + "'" : std::string{});
+                        fail_quoting(low_at, message::json_syntax::low_surrogate, low_at, p_);
                         return;
                     }
                     cp = 0x10000 + ((cp - 0xD800) << 10U) + (low - 0xDC00);
@@ -742,7 +759,7 @@ private:
                 return;
             }
             default:
-                fail(at, message::json_syntax::escape, Naming ? "'" + found::echo({at, 2}) + "'" : std::string{});
+                fail_quoting(at, message::json_syntax::escape, at, at + 2);
                 return;
         }
         ++p_;

@@ -17,6 +17,7 @@
 
 #include "../../id_set.hpp"
 #include "../fault.hpp"
+#include "../inline.hpp"
 #include "../messages.hpp"
 #include "../utf8.hpp"
 #include "tags.hpp"
@@ -111,6 +112,7 @@ public:
 
     object_cursor object(value /*unused*/) { return {container(family::map)}; }
 
+    // After a fault, no more: each element left would only fail again.
     bool next(array_cursor& c, value& /*unused*/) const noexcept {
         if (c.left == 0 || this->failed_) {
             return false;
@@ -121,8 +123,9 @@ public:
 
     // The key's bytes, not yet checked: a key that names a field is ASCII, so only a key that
     // names none is checked, by unknown_key.
+    // After a fault the read position is at the end, where no key can be read: no more.
     bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
-        if (c.left == 0 || this->failed_) {
+        if (c.left == 0) {
             return false;
         }
         --c.left;
@@ -134,8 +137,7 @@ public:
         }
         const std::uint64_t n = number(h);
         const std::size_t start = pos_;
-        advance(n);
-        if (this->failed_) {
+        if (!advance(n)) {
             return false;
         }
         key = {reinterpret_cast<const char*>(in_.data() + start), static_cast<std::size_t>(n)};
@@ -219,7 +221,7 @@ public:
 private:
     // Input that is not well-formed, at byte `at`. Records the fault (the first one stands) and
     // puts the read position at the end, where every read stops.
-    void fail(std::size_t at, std::string_view what) {
+    ECMETA_COLD void fail(std::size_t at, std::string_view what) {
         if constexpr (Naming) {
             this->record({{}, message::at_byte(std::string{what}, at), at});
         } else {
@@ -229,7 +231,7 @@ private:
     }
 
     // n more bytes are wanted than are left (the message is made only by a naming reader).
-    void truncated(std::uint64_t n) {
+    ECMETA_COLD void truncated(std::uint64_t n) {
         if constexpr (Naming) {
             if (!this->failed_) {
                 fail(pos_, message::truncated(n, in_.size() - pos_));
@@ -241,7 +243,7 @@ private:
 
     // The value at `at` is not of the type asked for: says what it is, once it is read as far as
     // its type needs (where that reading fails, that is the error).
-    void mismatch(std::size_t at) {
+    ECMETA_COLD void mismatch(std::size_t at) {
         if constexpr (Naming) {
             if (!this->failed_) {
                 pos_ = at;
@@ -345,8 +347,7 @@ private:
 
     std::string_view text(std::uint64_t n) {
         const std::size_t at = pos_;
-        advance(n);
-        if (this->failed_) {
+        if (!advance(n)) {
             return {};
         }
         const std::string_view s{reinterpret_cast<const char*>(in_.data() + at), static_cast<std::size_t>(n)};
@@ -357,12 +358,14 @@ private:
         return s;
     }
 
-    void advance(std::uint64_t n) {
-        if (n > in_.size() - pos_) {
+    // False (the input is truncated) when fewer than n bytes are left.
+    bool advance(std::uint64_t n) {
+        if (n > in_.size() - pos_) [[unlikely]] {
             truncated(n);
-            return;
+            return false;
         }
         pos_ += static_cast<std::size_t>(n);
+        return true;
     }
 
     std::uint8_t byte() {
