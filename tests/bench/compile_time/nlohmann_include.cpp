@@ -1,0 +1,4 @@
+// The compile-time comparison: nlohmann's header alone.
+#include <nlohmann/json.hpp>
+
+int main() {}
