@@ -2884,40 +2884,51 @@ private:
     // ---- errors -------------------------------------------------------------------------------
 
     // Input that is not JSON, at `at`: expected `what`, got the byte there (or `got`). Records the
-    // fault (the first one stands) and puts the read position at the end, where every read stops.
+    // fault (the first one stands) and, always, puts the read position at the end, where every
+    // read stops.
     ECMETA_COLD void fail(const char* at, std::string_view what) {
         if constexpr (Naming) {
             if (!this->failed_) {
-                fail(at, what, found::json_byte(at, end_));
+                fail_as(at, message::mismatch(what, found::json_byte(at, end_)));
             }
-        } else {
-            fail_as(at, {});
         }
+        fail_as(at, {});
     }
     ECMETA_COLD void fail(const char* at, std::string_view what, const std::string& got) {
         if constexpr (Naming) {
-            fail_as(at, message::mismatch(what, got));
-        } else {
-            fail_as(at, {});
+            if (!this->failed_) {
+                fail_as(at, message::mismatch(what, got));
+            }
         }
+        fail_as(at, {});
     }
     // ... got the bytes from `from` to `to`, quoted.
     ECMETA_COLD void fail_quoting(const char* at, std::string_view what, const char* from, const char* to) {
         if constexpr (Naming) {
-            fail(at, what, "'" + found::echo({from, static_cast<std::size_t>(to - from)}) + "'");
-        } else {
-            fail_as(at, {});
+            if (!this->failed_) {
+                fail(at, what, "'" + found::echo({from, static_cast<std::size_t>(to - from)}) + "'");
+            }
         }
+        fail_as(at, {});
     }
     ECMETA_COLD void fail_as(const char* at, std::string_view m) {
         if constexpr (Naming) {
-            const auto offset = static_cast<std::size_t>(at - begin_);
-            this->record({{}, message::at_byte(std::string{m}, offset), offset});
+            if (!this->failed_) {
+                const auto offset = static_cast<std::size_t>(at - begin_);
+                this->record({{}, message::at_byte(std::string{m}, offset), offset});
+            }
         } else {
             this->refuse();
         }
-        p_ = end_;
+        stop();
     }
+
+public:
+    // Puts the read position at the end, where every read stops: after a fault of meaning the
+    // walker found.
+    void stop() noexcept { p_ = end_; }
+
+private:
 
     // The value at the read position is not of the type asked for: says what it is (reading it as
     // far as its type needs, where an error of syntax comes first).
@@ -3951,6 +3962,7 @@ namespace ecmeta::inline ECMETA_ABI::detail {
 //       elements (what a DOM has seen; for a length read from the input, no more than would
 //       fill the input's bytes left)
 //   reserve_ids(array_cursor, id_set&)  skip(v)  finish(): nothing may follow the root
+//   stop(): puts the read position at the end, where every read stops
 //   failed() -> bool, and the fault_state<names_errors> it comes from (fault.hpp): where the value
 //       is not of the type read or the input is not well-formed, the reader records a fault and
 //       from then on returns at once from every read, and next() returns false. names_errors: a
@@ -4019,7 +4031,8 @@ private:
         }
     }
 
-    // An error of meaning, at the value being read: what() words it (only when naming).
+    // An error of meaning, at the value being read: what() words it (only when naming). The
+    // reader stops there, as after a fault of its own.
     template <class What>
     void fail(What&& what) {
         if constexpr (naming) {
@@ -4027,6 +4040,7 @@ private:
         } else {
             r_.refuse();
         }
+        r_.stop();
     }
 
     template <class T>
@@ -5022,12 +5036,21 @@ private:
     // puts the read position at the end, where every read stops.
     ECMETA_COLD void fail(std::size_t at, std::string_view what) {
         if constexpr (Naming) {
-            this->record({{}, message::at_byte(std::string{what}, at), at});
+            if (!this->failed_) {
+                this->record({{}, message::at_byte(std::string{what}, at), at});
+            }
         } else {
             this->refuse();
         }
-        pos_ = in_.size();
+        stop();
     }
+
+public:
+    // Puts the read position at the end, where every read stops: after a fault of meaning the
+    // walker found.
+    void stop() noexcept { pos_ = in_.size(); }
+
+private:
 
     // n more bytes are wanted than are left (the message is made only by a naming reader).
     ECMETA_COLD void truncated(std::uint64_t n) {
@@ -5035,9 +5058,8 @@ private:
             if (!this->failed_) {
                 fail(pos_, message::truncated(n, in_.size() - pos_));
             }
-        } else {
-            fail(pos_, {});
         }
+        fail(pos_, {});
     }
 
     // The value at `at` is not of the type asked for: says what it is, once it is read as far as
@@ -5120,9 +5142,8 @@ private:
             if (!this->failed_) {
                 fail(at, message::container_too_long(in_.size() - pos_, map, n));
             }
-        } else {
-            fail(at, {});
         }
+        fail(at, {});
     }
 
     // A container header of the family asked for: its element count.

@@ -133,6 +133,7 @@ public:
         id_set_access::reserve_guess(set, c.size, bytes);
     }
     static void skip(value /*unused*/) noexcept {}
+    static void stop() noexcept {}  // a DOM's cursors stop once the reader has failed
 
 private:
     void mismatch(const BasicJson& j) { record({{}, describe(j), std::nullopt, true}); }

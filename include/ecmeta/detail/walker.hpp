@@ -72,6 +72,7 @@ namespace ecmeta::inline ECMETA_ABI::detail {
 //       elements (what a DOM has seen; for a length read from the input, no more than would
 //       fill the input's bytes left)
 //   reserve_ids(array_cursor, id_set&)  skip(v)  finish(): nothing may follow the root
+//   stop(): puts the read position at the end, where every read stops
 //   failed() -> bool, and the fault_state<names_errors> it comes from (fault.hpp): where the value
 //       is not of the type read or the input is not well-formed, the reader records a fault and
 //       from then on returns at once from every read, and next() returns false. names_errors: a
@@ -140,7 +141,8 @@ private:
         }
     }
 
-    // An error of meaning, at the value being read: what() words it (only when naming).
+    // An error of meaning, at the value being read: what() words it (only when naming). The
+    // reader stops there, as after a fault of its own.
     template <class What>
     void fail(What&& what) {
         if constexpr (naming) {
@@ -148,6 +150,7 @@ private:
         } else {
             r_.refuse();
         }
+        r_.stop();
     }
 
     template <class T>

@@ -376,40 +376,51 @@ private:
     // ---- errors -------------------------------------------------------------------------------
 
     // Input that is not JSON, at `at`: expected `what`, got the byte there (or `got`). Records the
-    // fault (the first one stands) and puts the read position at the end, where every read stops.
+    // fault (the first one stands) and, always, puts the read position at the end, where every
+    // read stops.
     ECMETA_COLD void fail(const char* at, std::string_view what) {
         if constexpr (Naming) {
             if (!this->failed_) {
-                fail(at, what, found::json_byte(at, end_));
+                fail_as(at, message::mismatch(what, found::json_byte(at, end_)));
             }
-        } else {
-            fail_as(at, {});
         }
+        fail_as(at, {});
     }
     ECMETA_COLD void fail(const char* at, std::string_view what, const std::string& got) {
         if constexpr (Naming) {
-            fail_as(at, message::mismatch(what, got));
-        } else {
-            fail_as(at, {});
+            if (!this->failed_) {
+                fail_as(at, message::mismatch(what, got));
+            }
         }
+        fail_as(at, {});
     }
     // ... got the bytes from `from` to `to`, quoted.
     ECMETA_COLD void fail_quoting(const char* at, std::string_view what, const char* from, const char* to) {
         if constexpr (Naming) {
-            fail(at, what, "'" + found::echo({from, static_cast<std::size_t>(to - from)}) + "'");
-        } else {
-            fail_as(at, {});
+            if (!this->failed_) {
+                fail(at, what, "'" + found::echo({from, static_cast<std::size_t>(to - from)}) + "'");
+            }
         }
+        fail_as(at, {});
     }
     ECMETA_COLD void fail_as(const char* at, std::string_view m) {
         if constexpr (Naming) {
-            const auto offset = static_cast<std::size_t>(at - begin_);
-            this->record({{}, message::at_byte(std::string{m}, offset), offset});
+            if (!this->failed_) {
+                const auto offset = static_cast<std::size_t>(at - begin_);
+                this->record({{}, message::at_byte(std::string{m}, offset), offset});
+            }
         } else {
             this->refuse();
         }
-        p_ = end_;
+        stop();
     }
+
+public:
+    // Puts the read position at the end, where every read stops: after a fault of meaning the
+    // walker found.
+    void stop() noexcept { p_ = end_; }
+
+private:
 
     // The value at the read position is not of the type asked for: says what it is (reading it as
     // far as its type needs, where an error of syntax comes first).

@@ -223,12 +223,21 @@ private:
     // puts the read position at the end, where every read stops.
     ECMETA_COLD void fail(std::size_t at, std::string_view what) {
         if constexpr (Naming) {
-            this->record({{}, message::at_byte(std::string{what}, at), at});
+            if (!this->failed_) {
+                this->record({{}, message::at_byte(std::string{what}, at), at});
+            }
         } else {
             this->refuse();
         }
-        pos_ = in_.size();
+        stop();
     }
+
+public:
+    // Puts the read position at the end, where every read stops: after a fault of meaning the
+    // walker found.
+    void stop() noexcept { pos_ = in_.size(); }
+
+private:
 
     // n more bytes are wanted than are left (the message is made only by a naming reader).
     ECMETA_COLD void truncated(std::uint64_t n) {
@@ -236,9 +245,8 @@ private:
             if (!this->failed_) {
                 fail(pos_, message::truncated(n, in_.size() - pos_));
             }
-        } else {
-            fail(pos_, {});
         }
+        fail(pos_, {});
     }
 
     // The value at `at` is not of the type asked for: says what it is, once it is read as far as
@@ -321,9 +329,8 @@ private:
             if (!this->failed_) {
                 fail(at, message::container_too_long(in_.size() - pos_, map, n));
             }
-        } else {
-            fail(at, {});
         }
+        fail(at, {});
     }
 
     // A container header of the family asked for: its element count.
