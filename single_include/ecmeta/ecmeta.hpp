@@ -2929,7 +2929,6 @@ public:
     void stop() noexcept { p_ = end_; }
 
 private:
-
     // The value at the read position is not of the type asked for: says what it is (reading it as
     // far as its type needs, where an error of syntax comes first).
     ECMETA_COLD void mismatch() {
@@ -5051,7 +5050,6 @@ public:
     void stop() noexcept { pos_ = in_.size(); }
 
 private:
-
     // n more bytes are wanted than are left (the message is made only by a naming reader).
     ECMETA_COLD void truncated(std::uint64_t n) {
         if constexpr (Naming) {

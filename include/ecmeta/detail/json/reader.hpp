@@ -421,7 +421,6 @@ public:
     void stop() noexcept { p_ = end_; }
 
 private:
-
     // The value at the read position is not of the type asked for: says what it is (reading it as
     // far as its type needs, where an error of syntax comes first).
     ECMETA_COLD void mismatch() {

@@ -238,7 +238,6 @@ public:
     void stop() noexcept { pos_ = in_.size(); }
 
 private:
-
     // n more bytes are wanted than are left (the message is made only by a naming reader).
     ECMETA_COLD void truncated(std::uint64_t n) {
         if constexpr (Naming) {
