@@ -8,12 +8,13 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
+
+#include "detail/ranges.hpp"
 
 namespace ecmeta::inline ECMETA_ABI {
 

@@ -12,9 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
-#include <iterator>
 #include <limits>
-#include <ranges>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -24,6 +22,7 @@
 
 #include "detail/exceptions.hpp"
 #include "detail/id_order.hpp"
+#include "detail/ranges.hpp"
 
 namespace ecmeta::inline ECMETA_ABI {
 

@@ -8,7 +8,6 @@
 #include <concepts>
 #include <cstdint>
 #include <optional>
-#include <ranges>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "detail/fold.hpp"
+#include "detail/ranges.hpp"
 #include "id_set.hpp"
 
 namespace ecmeta::inline ECMETA_ABI {
@@ -66,12 +66,17 @@ struct ECMooncakeWorkerMetadata {
     bool pending_saves = false;
     id_set failed_saves{};  // request ids, not item ids
 
+    // W is always ECMooncakeWorkerMetadata: templates only so that a translation unit that never
+    // folds never compiles the fold.
     // loaded intersected, failure sets united, pending_saves or-ed; both operands untouched.
-    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(const ECMooncakeWorkerMetadata& other) const&;
+    template <std::same_as<ECMooncakeWorkerMetadata> W = ECMooncakeWorkerMetadata>
+    [[nodiscard]] W aggregate(const W& other) const&;
     // The same result, built in this operand's storage.
-    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(const ECMooncakeWorkerMetadata& other) &&;
+    template <std::same_as<ECMooncakeWorkerMetadata> W = ECMooncakeWorkerMetadata>
+    [[nodiscard]] W aggregate(const W& other) &&;
     // The same result, built in both operands' storage.
-    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(ECMooncakeWorkerMetadata&& other) &&;
+    template <std::same_as<ECMooncakeWorkerMetadata> W = ECMooncakeWorkerMetadata>
+    [[nodiscard]] W aggregate(W&& other) &&;
 
     friend bool operator==(const ECMooncakeWorkerMetadata&, const ECMooncakeWorkerMetadata&) = default;
 };
@@ -106,19 +111,22 @@ concept connector_worker_metadata = std::regular<T> && requires(const T& a, cons
     { a.aggregate(b) } -> std::same_as<T>;
 };
 
-inline ECMooncakeWorkerMetadata ECMooncakeWorkerMetadata::aggregate(const ECMooncakeWorkerMetadata& other) const& {
-    const detail::source<ECMooncakeWorkerMetadata> both[] = {{this, nullptr}, {&other, nullptr}};
-    return detail::fold<ECMooncakeWorkerMetadata>(both);
+template <std::same_as<ECMooncakeWorkerMetadata> W>
+W ECMooncakeWorkerMetadata::aggregate(const W& other) const& {
+    const detail::source<W> both[] = {{this, nullptr}, {&other, nullptr}};
+    return detail::fold<W>(both);
 }
 
-inline ECMooncakeWorkerMetadata ECMooncakeWorkerMetadata::aggregate(const ECMooncakeWorkerMetadata& other) && {
-    const detail::source<ECMooncakeWorkerMetadata> both[] = {{this, this}, {&other, nullptr}};
-    return detail::fold<ECMooncakeWorkerMetadata>(both);
+template <std::same_as<ECMooncakeWorkerMetadata> W>
+W ECMooncakeWorkerMetadata::aggregate(const W& other) && {
+    const detail::source<W> both[] = {{this, this}, {&other, nullptr}};
+    return detail::fold<W>(both);
 }
 
-inline ECMooncakeWorkerMetadata ECMooncakeWorkerMetadata::aggregate(ECMooncakeWorkerMetadata&& other) && {
-    const detail::source<ECMooncakeWorkerMetadata> both[] = {{this, this}, {&other, &other}};
-    return detail::fold<ECMooncakeWorkerMetadata>(both);
+template <std::same_as<ECMooncakeWorkerMetadata> W>
+W ECMooncakeWorkerMetadata::aggregate(W&& other) && {
+    const detail::source<W> both[] = {{this, this}, {&other, &other}};
+    return detail::fold<W>(both);
 }
 
 namespace detail {

@@ -7,15 +7,18 @@
 
 #include "version.hpp"
 
-#include <ostream>
+#include <iosfwd>
+#include <string>
 
 #include "detail/text.hpp"
 
 namespace ecmeta::inline ECMETA_ABI {
 
-// A value as canonical JSON (a note, never a throw, for a string that is not UTF-8).
-template <class T>
-requires detail::printable<T> std::ostream& operator<<(std::ostream& os, const T& value) {
+// A value as canonical JSON (a note, never a throw, for a string that is not UTF-8). A template on
+// the stream, so that only <iosfwd> is needed here: the stream is complete wherever it is used.
+template <class Traits, class T>
+requires detail::printable<T>
+auto& operator<<(std::basic_ostream<char, Traits>& os, const T& value) {
     return os << detail::canonical_text(value);
 }
 

@@ -39,12 +39,34 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
+
+// ---- ecmeta/detail/ranges.hpp
+// ecmeta — the range and iterator vocabulary the public headers use (std::ranges' concepts and
+// begin/end, std::input_iterator, std::reverse_iterator) without the views of <ranges> and the
+// stream iterators of <iterator>: with g++ 12 those two cost about a tenth of
+// <ecmeta/ecmeta.hpp>'s compile time, in every translation unit, for names its users never see.
+// libstdc++ declares all of it in two internal headers that its <span> includes (they are not
+// self-contained, so <span> comes first); any other standard library gets the standard headers.
+// SPDX-License-Identifier: Apache-2.0
+
+#include <version>
+
+#if defined(__GLIBCXX__) && __has_include(<bits/ranges_base.h>) && __has_include(<bits/stl_iterator.h>)
+#include <span>
+// clang-format off
+#include <bits/ranges_base.h>
+#include <bits/stl_iterator.h>
+// clang-format on
+#else
+#include <iterator>
+#include <ranges>
+#endif
+// ---- end of ecmeta/detail/ranges.hpp
 
 namespace ecmeta::inline ECMETA_ABI {
 
@@ -383,9 +405,7 @@ inline void release_thread_buffers() noexcept {
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
-#include <iterator>
 #include <limits>
-#include <ranges>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -1067,7 +1087,6 @@ struct id_set_access {
 #include <concepts>
 #include <cstdint>
 #include <optional>
-#include <ranges>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -1501,12 +1520,17 @@ struct ECMooncakeWorkerMetadata {
     bool pending_saves = false;
     id_set failed_saves{};  // request ids, not item ids
 
+    // W is always ECMooncakeWorkerMetadata: templates only so that a translation unit that never
+    // folds never compiles the fold.
     // loaded intersected, failure sets united, pending_saves or-ed; both operands untouched.
-    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(const ECMooncakeWorkerMetadata& other) const&;
+    template <std::same_as<ECMooncakeWorkerMetadata> W = ECMooncakeWorkerMetadata>
+    [[nodiscard]] W aggregate(const W& other) const&;
     // The same result, built in this operand's storage.
-    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(const ECMooncakeWorkerMetadata& other) &&;
+    template <std::same_as<ECMooncakeWorkerMetadata> W = ECMooncakeWorkerMetadata>
+    [[nodiscard]] W aggregate(const W& other) &&;
     // The same result, built in both operands' storage.
-    [[nodiscard]] ECMooncakeWorkerMetadata aggregate(ECMooncakeWorkerMetadata&& other) &&;
+    template <std::same_as<ECMooncakeWorkerMetadata> W = ECMooncakeWorkerMetadata>
+    [[nodiscard]] W aggregate(W&& other) &&;
 
     friend bool operator==(const ECMooncakeWorkerMetadata&, const ECMooncakeWorkerMetadata&) = default;
 };
@@ -1541,19 +1565,22 @@ concept connector_worker_metadata = std::regular<T> && requires(const T& a, cons
     { a.aggregate(b) } -> std::same_as<T>;
 };
 
-inline ECMooncakeWorkerMetadata ECMooncakeWorkerMetadata::aggregate(const ECMooncakeWorkerMetadata& other) const& {
-    const detail::source<ECMooncakeWorkerMetadata> both[] = {{this, nullptr}, {&other, nullptr}};
-    return detail::fold<ECMooncakeWorkerMetadata>(both);
+template <std::same_as<ECMooncakeWorkerMetadata> W>
+W ECMooncakeWorkerMetadata::aggregate(const W& other) const& {
+    const detail::source<W> both[] = {{this, nullptr}, {&other, nullptr}};
+    return detail::fold<W>(both);
 }
 
-inline ECMooncakeWorkerMetadata ECMooncakeWorkerMetadata::aggregate(const ECMooncakeWorkerMetadata& other) && {
-    const detail::source<ECMooncakeWorkerMetadata> both[] = {{this, this}, {&other, nullptr}};
-    return detail::fold<ECMooncakeWorkerMetadata>(both);
+template <std::same_as<ECMooncakeWorkerMetadata> W>
+W ECMooncakeWorkerMetadata::aggregate(const W& other) && {
+    const detail::source<W> both[] = {{this, this}, {&other, nullptr}};
+    return detail::fold<W>(both);
 }
 
-inline ECMooncakeWorkerMetadata ECMooncakeWorkerMetadata::aggregate(ECMooncakeWorkerMetadata&& other) && {
-    const detail::source<ECMooncakeWorkerMetadata> both[] = {{this, this}, {&other, &other}};
-    return detail::fold<ECMooncakeWorkerMetadata>(both);
+template <std::same_as<ECMooncakeWorkerMetadata> W>
+W ECMooncakeWorkerMetadata::aggregate(W&& other) && {
+    const detail::source<W> both[] = {{this, this}, {&other, &other}};
+    return detail::fold<W>(both);
 }
 
 namespace detail {
@@ -3475,6 +3502,16 @@ protected:
     std::size_t beyond_ = 0;
 };
 
+// Where the first string that is not UTF-8 sits. Out of line, and one per T for every format.
+template <class T>
+ECMETA_COLD encode_error not_utf8_error(const T& value) {
+    std::string pointer;
+    walk_places(
+        value, pointer, [](const std::string&) { return false; },
+        [](const std::string&, std::string_view s) { return !is_utf8(s); });
+    return {std::move(pointer), std::string{message::not_utf8}};
+}
+
 // Writes value with Writer into out from byte `start` on, out's storage kept, and returns the
 // error if there is no wire form: out is then cut back to `start`. A string that is not UTF-8 is
 // named by its pointer, which is looked for only then. Only running out of memory throws (out is
@@ -3496,11 +3533,7 @@ template <template <class> class Writer, class Container, class T>
     }
     if (!ok) [[unlikely]] {
         out.resize(start);
-        std::string pointer;
-        walk_places(
-            value, pointer, [](const std::string&) { return false; },
-            [](const std::string&, std::string_view s) { return !is_utf8(s); });
-        return encode_error(std::move(pointer), std::string{message::not_utf8});
+        return not_utf8_error(value);
     }
     return std::nullopt;
 }
@@ -4305,7 +4338,8 @@ template <template <bool> class Reader, class Input, class T>
 // SPDX-License-Identifier: Apache-2.0
 
 
-#include <ostream>
+#include <iosfwd>
+#include <string>
 
 // ---- ecmeta/detail/text.hpp
 // ecmeta — a value as text for people: its canonical JSON, never throwing, and the short form a
@@ -4419,9 +4453,11 @@ template <formattable T>
 
 namespace ecmeta::inline ECMETA_ABI {
 
-// A value as canonical JSON (a note, never a throw, for a string that is not UTF-8).
-template <class T>
-requires detail::printable<T> std::ostream& operator<<(std::ostream& os, const T& value) {
+// A value as canonical JSON (a note, never a throw, for a string that is not UTF-8). A template on
+// the stream, so that only <iosfwd> is needed here: the stream is complete wherever it is used.
+template <class Traits, class T>
+requires detail::printable<T>
+auto& operator<<(std::basic_ostream<char, Traits>& os, const T& value) {
     return os << detail::canonical_text(value);
 }
 
@@ -5661,11 +5697,11 @@ inline constexpr auto dtypes = std::to_array<dtype_info>({
 
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -5859,37 +5895,54 @@ void check_tensor(const Spec& s, std::string_view base, std::vector<problem>& ou
     }
 }
 
-inline void check(const ECMooncakeLoadSpec& s, std::string_view base, std::vector<problem>& out) {
+// The checks of each type are templates (T is always the type named), so that a translation unit
+// that never validates never compiles them.
+template <std::same_as<ECMooncakeLoadSpec> T>
+void check(const T& s, std::string_view base, std::vector<problem>& out) {
     check_tensor(s, base, out);
 }
 
-inline void check(const ECMooncakePushSpec& s, std::string_view base, std::vector<problem>& out) {
+template <std::same_as<ECMooncakePushSpec> T>
+void check(const T& s, std::string_view base, std::vector<problem>& out) {
     check_tensor(s, base, out);
     if (std::string why = zmq_endpoint_problem(s.consumer_zmq); !why.empty()) {
-        out.push_back({join(base, wire_name(&ECMooncakePushSpec::consumer_zmq)), std::move(why)});
+        out.push_back({join(base, wire_name(&T::consumer_zmq)), std::move(why)});
     }
 }
 
-inline void check(const ECMooncakeConnectorMetadata& m, std::string_view base, std::vector<problem>& out) {
+template <std::same_as<ECMooncakeConnectorMetadata> T>
+void check(const T& m, std::string_view base, std::vector<problem>& out) {
     const std::string loads = join(base, wire_name(&ECMooncakeConnectorMetadata::loads));
     for (std::size_t i = 0; i < m.loads.size(); ++i) {
         check(m.loads[i], join(loads, std::to_string(i)), out);
     }
     const std::string pushes = join(base, wire_name(&ECMooncakeConnectorMetadata::pushes));
-    std::unordered_map<std::string_view, std::size_t> first;  // transfer_id -> index
+    // Each push's first push with the same transfer_id: the indices sorted by id (stably, so the
+    // first of a run is the earliest), each run pointing at its head.
+    std::vector<std::size_t> by_id(m.pushes.size());
+    for (std::size_t i = 0; i < by_id.size(); ++i) {
+        by_id[i] = i;
+    }
+    std::stable_sort(by_id.begin(), by_id.end(),
+                     [&](std::size_t a, std::size_t b) { return m.pushes[a].transfer_id < m.pushes[b].transfer_id; });
+    std::vector<std::size_t> first(m.pushes.size());
+    for (std::size_t k = 0; k < by_id.size(); ++k) {
+        const bool head = k == 0 || m.pushes[by_id[k]].transfer_id != m.pushes[by_id[k - 1]].transfer_id;
+        first[by_id[k]] = head ? by_id[k] : first[by_id[k - 1]];
+    }
     for (std::size_t i = 0; i < m.pushes.size(); ++i) {
         const std::string at = join(pushes, std::to_string(i));
         check(m.pushes[i], at, out);
-        const auto [it, fresh] = first.emplace(m.pushes[i].transfer_id, i);
-        if (!fresh) {
+        if (first[i] != i) {
             out.push_back({join(at, wire_name(&ECMooncakePushSpec::transfer_id)),
                            "expected a transfer_id unique within the step, got \"" + m.pushes[i].transfer_id +
-                               "\" again (first at " + pushes + "/" + std::to_string(it->second) + ")"});
+                               "\" again (first at " + pushes + "/" + std::to_string(first[i]) + ")"});
         }
     }
 }
 
-inline void check(const ECMooncakeWorkerMetadata& w, std::string_view base, std::vector<problem>& out) {
+template <std::same_as<ECMooncakeWorkerMetadata> T>
+void check(const T& w, std::string_view base, std::vector<problem>& out) {
     std::size_t i = 0;
     for (const std::string_view id : w.failed_loads) {
         if (w.loaded.contains(id)) {
@@ -5905,23 +5958,31 @@ template <described T>
 std::vector<problem> validate_message(const T& value) {
     std::vector<problem> found;
     detail::check(value, "", found);
-    // The checks' findings by place; a walk of the value in wire order reports them as it reaches
-    // each place, then whether a string there is UTF-8.
-    std::unordered_map<std::string, std::vector<std::size_t>> at_place;
+    // The checks' findings by place (indices sorted by pointer, stably, so each place keeps the
+    // order found); a walk of the value in wire order reports them as it reaches each place, then
+    // whether a string there is UTF-8.
+    std::vector<std::string> places(found.size());  // kept apart: a finding moves out when reported
+    std::vector<std::size_t> by_place(found.size());
     for (std::size_t i = 0; i < found.size(); ++i) {
-        at_place[found[i].pointer].push_back(i);
+        places[i] = found[i].pointer;
+        by_place[i] = i;
     }
+    std::stable_sort(by_place.begin(), by_place.end(),
+                     [&](std::size_t a, std::size_t b) { return places[a] < places[b]; });
+    std::vector<char> placed(found.size(), 0);
     std::vector<problem> out;
     out.reserve(found.size());
     std::string pointer;
     detail::walk_places(
         value, pointer,
         [&](const std::string& place) {
-            if (const auto it = at_place.find(place); it != at_place.end()) {
-                for (const std::size_t i : it->second) {
-                    out.push_back(std::move(found[i]));
+            auto it = std::lower_bound(by_place.begin(), by_place.end(), place,
+                                       [&](std::size_t i, const std::string& p) { return places[i] < p; });
+            for (; it != by_place.end() && places[*it] == place; ++it) {
+                if (placed[*it] == 0) {
+                    placed[*it] = 1;
+                    out.push_back(std::move(found[*it]));
                 }
-                at_place.erase(it);
             }
             return false;
         },
@@ -5933,13 +5994,10 @@ std::vector<problem> validate_message(const T& value) {
         });
     // Every check reports at a place the walk reaches; were one not to, its finding still shows,
     // in the order found.
-    std::vector<std::size_t> unplaced;
-    for (const auto& [place, indices] : at_place) {
-        unplaced.insert(unplaced.end(), indices.begin(), indices.end());
-    }
-    std::sort(unplaced.begin(), unplaced.end());
-    for (const std::size_t i : unplaced) {
-        out.push_back(std::move(found[i]));
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        if (placed[i] == 0) {
+            out.push_back(std::move(found[i]));
+        }
     }
     return out;
 }

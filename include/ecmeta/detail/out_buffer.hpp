@@ -136,6 +136,16 @@ protected:
     std::size_t beyond_ = 0;
 };
 
+// Where the first string that is not UTF-8 sits. Out of line, and one per T for every format.
+template <class T>
+ECMETA_COLD encode_error not_utf8_error(const T& value) {
+    std::string pointer;
+    walk_places(
+        value, pointer, [](const std::string&) { return false; },
+        [](const std::string&, std::string_view s) { return !is_utf8(s); });
+    return {std::move(pointer), std::string{message::not_utf8}};
+}
+
 // Writes value with Writer into out from byte `start` on, out's storage kept, and returns the
 // error if there is no wire form: out is then cut back to `start`. A string that is not UTF-8 is
 // named by its pointer, which is looked for only then. Only running out of memory throws (out is
@@ -157,11 +167,7 @@ template <template <class> class Writer, class Container, class T>
     }
     if (!ok) [[unlikely]] {
         out.resize(start);
-        std::string pointer;
-        walk_places(
-            value, pointer, [](const std::string&) { return false; },
-            [](const std::string&, std::string_view s) { return !is_utf8(s); });
-        return encode_error(std::move(pointer), std::string{message::not_utf8});
+        return not_utf8_error(value);
     }
     return std::nullopt;
 }

@@ -6,11 +6,11 @@
 #include "../../version.hpp"
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -63,37 +63,54 @@ void check_tensor(const Spec& s, std::string_view base, std::vector<problem>& ou
     }
 }
 
-inline void check(const ECMooncakeLoadSpec& s, std::string_view base, std::vector<problem>& out) {
+// The checks of each type are templates (T is always the type named), so that a translation unit
+// that never validates never compiles them.
+template <std::same_as<ECMooncakeLoadSpec> T>
+void check(const T& s, std::string_view base, std::vector<problem>& out) {
     check_tensor(s, base, out);
 }
 
-inline void check(const ECMooncakePushSpec& s, std::string_view base, std::vector<problem>& out) {
+template <std::same_as<ECMooncakePushSpec> T>
+void check(const T& s, std::string_view base, std::vector<problem>& out) {
     check_tensor(s, base, out);
     if (std::string why = zmq_endpoint_problem(s.consumer_zmq); !why.empty()) {
-        out.push_back({join(base, wire_name(&ECMooncakePushSpec::consumer_zmq)), std::move(why)});
+        out.push_back({join(base, wire_name(&T::consumer_zmq)), std::move(why)});
     }
 }
 
-inline void check(const ECMooncakeConnectorMetadata& m, std::string_view base, std::vector<problem>& out) {
+template <std::same_as<ECMooncakeConnectorMetadata> T>
+void check(const T& m, std::string_view base, std::vector<problem>& out) {
     const std::string loads = join(base, wire_name(&ECMooncakeConnectorMetadata::loads));
     for (std::size_t i = 0; i < m.loads.size(); ++i) {
         check(m.loads[i], join(loads, std::to_string(i)), out);
     }
     const std::string pushes = join(base, wire_name(&ECMooncakeConnectorMetadata::pushes));
-    std::unordered_map<std::string_view, std::size_t> first;  // transfer_id -> index
+    // Each push's first push with the same transfer_id: the indices sorted by id (stably, so the
+    // first of a run is the earliest), each run pointing at its head.
+    std::vector<std::size_t> by_id(m.pushes.size());
+    for (std::size_t i = 0; i < by_id.size(); ++i) {
+        by_id[i] = i;
+    }
+    std::stable_sort(by_id.begin(), by_id.end(),
+                     [&](std::size_t a, std::size_t b) { return m.pushes[a].transfer_id < m.pushes[b].transfer_id; });
+    std::vector<std::size_t> first(m.pushes.size());
+    for (std::size_t k = 0; k < by_id.size(); ++k) {
+        const bool head = k == 0 || m.pushes[by_id[k]].transfer_id != m.pushes[by_id[k - 1]].transfer_id;
+        first[by_id[k]] = head ? by_id[k] : first[by_id[k - 1]];
+    }
     for (std::size_t i = 0; i < m.pushes.size(); ++i) {
         const std::string at = join(pushes, std::to_string(i));
         check(m.pushes[i], at, out);
-        const auto [it, fresh] = first.emplace(m.pushes[i].transfer_id, i);
-        if (!fresh) {
+        if (first[i] != i) {
             out.push_back({join(at, wire_name(&ECMooncakePushSpec::transfer_id)),
                            "expected a transfer_id unique within the step, got \"" + m.pushes[i].transfer_id +
-                               "\" again (first at " + pushes + "/" + std::to_string(it->second) + ")"});
+                               "\" again (first at " + pushes + "/" + std::to_string(first[i]) + ")"});
         }
     }
 }
 
-inline void check(const ECMooncakeWorkerMetadata& w, std::string_view base, std::vector<problem>& out) {
+template <std::same_as<ECMooncakeWorkerMetadata> T>
+void check(const T& w, std::string_view base, std::vector<problem>& out) {
     std::size_t i = 0;
     for (const std::string_view id : w.failed_loads) {
         if (w.loaded.contains(id)) {
@@ -109,23 +126,31 @@ template <described T>
 std::vector<problem> validate_message(const T& value) {
     std::vector<problem> found;
     detail::check(value, "", found);
-    // The checks' findings by place; a walk of the value in wire order reports them as it reaches
-    // each place, then whether a string there is UTF-8.
-    std::unordered_map<std::string, std::vector<std::size_t>> at_place;
+    // The checks' findings by place (indices sorted by pointer, stably, so each place keeps the
+    // order found); a walk of the value in wire order reports them as it reaches each place, then
+    // whether a string there is UTF-8.
+    std::vector<std::string> places(found.size());  // kept apart: a finding moves out when reported
+    std::vector<std::size_t> by_place(found.size());
     for (std::size_t i = 0; i < found.size(); ++i) {
-        at_place[found[i].pointer].push_back(i);
+        places[i] = found[i].pointer;
+        by_place[i] = i;
     }
+    std::stable_sort(by_place.begin(), by_place.end(),
+                     [&](std::size_t a, std::size_t b) { return places[a] < places[b]; });
+    std::vector<char> placed(found.size(), 0);
     std::vector<problem> out;
     out.reserve(found.size());
     std::string pointer;
     detail::walk_places(
         value, pointer,
         [&](const std::string& place) {
-            if (const auto it = at_place.find(place); it != at_place.end()) {
-                for (const std::size_t i : it->second) {
-                    out.push_back(std::move(found[i]));
+            auto it = std::lower_bound(by_place.begin(), by_place.end(), place,
+                                       [&](std::size_t i, const std::string& p) { return places[i] < p; });
+            for (; it != by_place.end() && places[*it] == place; ++it) {
+                if (placed[*it] == 0) {
+                    placed[*it] = 1;
+                    out.push_back(std::move(found[*it]));
                 }
-                at_place.erase(it);
             }
             return false;
         },
@@ -137,13 +162,10 @@ std::vector<problem> validate_message(const T& value) {
         });
     // Every check reports at a place the walk reaches; were one not to, its finding still shows,
     // in the order found.
-    std::vector<std::size_t> unplaced;
-    for (const auto& [place, indices] : at_place) {
-        unplaced.insert(unplaced.end(), indices.begin(), indices.end());
-    }
-    std::sort(unplaced.begin(), unplaced.end());
-    for (const std::size_t i : unplaced) {
-        out.push_back(std::move(found[i]));
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        if (placed[i] == 0) {
+            out.push_back(std::move(found[i]));
+        }
     }
     return out;
 }
