@@ -22,11 +22,16 @@ public:
     // How the document's own pointer, "", is printed, which would read as nothing.
     static constexpr std::string_view root = "(root)";
 
+    // The text is kept here, not in std::runtime_error, which may keep it only up to a NUL byte
+    // (libc++ does): what() returns it.
     error(std::string pointer, const std::string& message, std::optional<std::size_t> offset = std::nullopt)
-        : std::runtime_error((pointer.empty() ? std::string{root} : pointer) + ": " + message),
+        : std::runtime_error(""),
+          text_((pointer.empty() ? std::string{root} : pointer) + ": " + message),
           pointer_(std::move(pointer)),
           message_size_(message.size()),
           offset_(offset) {}
+
+    [[nodiscard]] const char* what() const noexcept override { return text_.c_str(); }
 
     // RFC 6901 JSON Pointer of the offending value; for a missing key, where it should be. A key
     // may hold a NUL byte, where what(), a C string, stops: pointer() and message() keep every byte.
@@ -34,12 +39,13 @@ public:
     // what() without the pointer: "<what was expected>, got <what was found>".
     [[nodiscard]] std::string_view message() const noexcept {
         const std::size_t prefix = (pointer_.empty() ? root.size() : pointer_.size()) + 2;
-        return {what() + prefix, message_size_};
+        return {text_.data() + prefix, message_size_};
     }
     // Byte offset into the input, for errors of syntax rather than of meaning; none for encoding.
     [[nodiscard]] std::optional<std::size_t> offset() const noexcept { return offset_; }
 
 private:
+    std::string text_;
     std::string pointer_;
     std::size_t message_size_;
     std::optional<std::size_t> offset_;
