@@ -77,7 +77,7 @@ std::size_t scan_floor(std::string_view json) {
             continue;
         }
         for (;;) {  // to the closing quote, past any escaped byte
-            p = ecmeta::detail::json::string_scan::find_special(p, end);
+            p = ecmeta::detail::json::find_special(ecmeta::detail::current_kernel(), p, end);
             if (p == end || *p == '"') {
                 break;
             }

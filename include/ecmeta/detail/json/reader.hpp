@@ -144,7 +144,8 @@ public:
     };
     using object_cursor = array_cursor;
 
-    explicit reader(std::string_view in) noexcept : begin_(in.data()), p_(in.data()), end_(in.data() + in.size()) {}
+    explicit reader(std::string_view in) noexcept
+        : begin_(in.data()), p_(in.data()), end_(in.data() + in.size()), kernel_(current_kernel()) {}
 
     // A UTF-8 byte order mark may lead, as nlohmann's lexer allows.
     [[nodiscard]] value root() noexcept {
@@ -609,7 +610,7 @@ private:
     template <bool Keep>
     std::string_view read_string() {
         const char* const open = p_++;
-        p_ = string_scan::find_special(p_, end_);
+        p_ = find_special(kernel_, p_, end_);
         if (p_ != end_ && *p_ == '"') [[likely]] {  // plain ASCII, the common id
             ++p_;
             return {open + 1, static_cast<std::size_t>(p_ - 2 - open)};
@@ -641,7 +642,7 @@ private:
                 return {buffer_.data(), Keep ? buffer_.size() : 0};
             }
             plain_special(c);
-            p_ = string_scan::find_special(p_, end_);
+            p_ = find_special(kernel_, p_, end_);
         }
     }
 
@@ -657,7 +658,7 @@ private:
                 escape<Keep>(open);
             } else {
                 const char* const run = p_;
-                p_ = string_scan::find_special(p_, end_);
+                p_ = find_special(kernel_, p_, end_);
                 if constexpr (Keep) {
                     buffer_.append(run, p_);
                 }
@@ -818,6 +819,7 @@ private:
     const char* begin_;
     const char* p_;
     const char* end_;
+    kernel kernel_;       // chosen once per read
     std::string buffer_;  // the last string that had escapes, decoded
 };
 

@@ -18,89 +18,6 @@
 
 namespace ecmeta::inline ECMETA_ABI::detail::json {
 
-// Short runs a byte at a time, out of the inlined path.
-[[nodiscard]] inline std::size_t copy_plain_bytes(const char* in, std::size_t total, char* out) noexcept {
-    std::size_t done = 0;
-    for (; done != total && !special_byte(static_cast<unsigned char>(in[done])); ++done) {
-        out[done] = in[done];
-    }
-    return done;
-}
-
-// Walks total bytes in blocks of Width: special(at) stores the block at `at` and returns a mask
-// with BitsPerByte bits a byte, the lowest set one at the first special byte. The last block is
-// the run's last Width bytes, overlapping bytes already checked, whose bits are shifted out; so
-// no byte is read or written past either end. Returns the offset of the first special byte, or
-// total. Needs total >= Width.
-template <std::size_t Width, unsigned BitsPerByte, class Special>
-[[nodiscard]] ECMETA_INLINE std::size_t plain_blocks(std::size_t total, Special&& special) noexcept {
-    std::size_t done = 0;
-    for (; total - done >= Width; done += Width) {
-        if (const auto mask = special(done); mask != 0) {
-            return done + static_cast<unsigned>(std::countr_zero(mask)) / BitsPerByte;
-        }
-    }
-    if (done == total) {
-        return total;
-    }
-    const auto mask = special(total - Width) >> (BitsPerByte * (Width - (total - done)));
-    return mask != 0 ? done + static_cast<unsigned>(std::countr_zero(mask)) / BitsPerByte : total;
-}
-
-// Copies bytes from `in` to `out` up to the first one a JSON string cannot hold as it is ('"', '\\',
-// a control character) or that starts a UTF-8 sequence; returns how many it copied. `out` must
-// have room for (end - in) bytes. Blocks of 32 (AVX2), 16 (SSE2) or 8 bytes, each stored before
-// it is checked.
-[[nodiscard]] inline std::size_t copy_plain(const char* in, const char* end, char* out) noexcept {
-    const auto total = static_cast<std::size_t>(end - in);
-#if ECMETA_JSON_AVX2
-    if (total >= 32) {
-        const __m256i quote = _mm256_set1_epi8('"');
-        const __m256i backslash = _mm256_set1_epi8('\\');
-        const __m256i space = _mm256_set1_epi8(0x20);
-        return plain_blocks<32, 1>(total, [&](std::size_t at) {
-            const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + at));
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at), v);
-            const __m256i hit =
-                _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash)),
-                                _mm256_cmpgt_epi8(space, v));  // signed: catches >= 0x80 too
-            return static_cast<std::uint32_t>(_mm256_movemask_epi8(hit));
-        });
-    }
-#endif
-#if ECMETA_JSON_SSE2
-    if (total >= 16) {
-        const __m128i quote = _mm_set1_epi8('"');
-        const __m128i backslash = _mm_set1_epi8('\\');
-        const __m128i space = _mm_set1_epi8(0x20);
-        return plain_blocks<16, 1>(total, [&](std::size_t at) {
-            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + at));
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + at), v);
-            const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                             _mm_cmplt_epi8(v, space));  // signed: catches >= 0x80 too
-            return static_cast<unsigned>(_mm_movemask_epi8(hit));
-        });
-    }
-#endif
-    if constexpr (std::endian::native == std::endian::little) {
-        if (total >= 8) {
-            // A byte's high bit where it is special; above the first one, a borrow may set more,
-            // and only the lowest is read.
-            return plain_blocks<8, 8>(total, [&](std::size_t at) {
-                constexpr std::uint64_t ones = 0x0101010101010101U;
-                constexpr std::uint64_t high = 0x8080808080808080U;
-                std::uint64_t w = 0;
-                std::memcpy(&w, in + at, sizeof w);
-                std::memcpy(out + at, &w, sizeof w);
-                const auto zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & high; };
-                return (w & high) | ((w - ones * 0x20U) & ~w & high) | zero_byte(w ^ (ones * '"')) |
-                       zero_byte(w ^ (ones * '\\'));
-            });
-        }
-    }
-    return copy_plain_bytes(in, total, out);
-}
-
 // How many decimal digits n has: log10 from its bit length (1233 / 4096 ~ log10(2)), then one
 // compare.
 [[nodiscard]] ECMETA_INLINE std::size_t decimal_length(std::uint64_t n) noexcept {
@@ -176,7 +93,8 @@ template <std::size_t Width, unsigned BitsPerByte, class Special>
 template <class Container>
 class writer : public writer_base<Container, char> {
 public:
-    using writer_base<Container, char>::writer_base;
+    explicit writer(typename writer_base<Container, char>::buffer& out) noexcept
+        : writer_base<Container, char>(out), kernel_(current_kernel()) {}
 
     // What visit tells a sink.
     ECMETA_INLINE void string(std::string_view s) { out_.commit(string_at(out_.room(s.size() + 2), s)); }
@@ -195,7 +113,7 @@ public:
     // bytes and one room check, each id copied as it is.
     [[nodiscard]] ECMETA_INLINE bool whole_ids(const id_set& set) {
         const std::string_view bytes = id_set_access::bytes(set);
-        if (string_scan::find_special(bytes.data(), bytes.data() + bytes.size()) != bytes.data() + bytes.size()) {
+        if (find_special(kernel_, bytes.data(), bytes.data() + bytes.size()) != bytes.data() + bytes.size()) {
             return false;
         }
         const auto& entries = id_set_access::entries(set);
@@ -278,7 +196,7 @@ private:
         *p++ = '"';
         const char* in = s.data();
         const char* const end = in + s.size();
-        const std::size_t n = copy_plain(in, end, p);
+        const std::size_t n = plain_run(kernel_, in, s.size(), p);
         in += n;
         p += n;
         while (in != end)
@@ -286,7 +204,7 @@ private:
                 out_.commit(p);
                 // Room for the rest byte for byte, the quote, and one escape's 5 more.
                 p = out_.room(static_cast<std::size_t>(end - in) + 1 + 5);
-                const special_run r = write_special(s, in, p, out_.limit());
+                const special_run r = write_special(kernel_, s, in, p, out_.limit());
                 in = r.in;
                 p = r.out;
                 ok_ = ok_ && r.ok;
@@ -304,7 +222,7 @@ private:
     // From a special byte at `in` on: escapes, UTF-8 sequences and plain runs, while `limit`
     // leaves room for the rest byte for byte, the quote and one more escape. Out of line and
     // static: the writer's cursor stays in registers on the inlined path.
-    [[gnu::noinline]] static special_run write_special(std::string_view s, const char* in, char* out,
+    [[gnu::noinline]] static special_run write_special(kernel k, std::string_view s, const char* in, char* out,
                                                        const char* limit) noexcept {
         const char* const end = s.data() + s.size();
         bool ok = true;
@@ -324,7 +242,7 @@ private:
                 out = escape(c, out);
                 ++in;
             } else {
-                const std::size_t n = copy_plain(in, end, out);
+                const std::size_t n = plain_run(k, in, static_cast<std::size_t>(end - in), out);
                 in += n;
                 out += n;
             }
@@ -365,6 +283,7 @@ private:
 
     using writer_base<Container, char>::out_;
     using writer_base<Container, char>::ok_;
+    kernel kernel_;  // chosen once per write
 };
 
 // The length of value's canonical JSON where no string needs an escape, as most do not: what

@@ -13,9 +13,9 @@
 #include <string_view>
 
 #include "../../error.hpp"
-#include "../json/scan.hpp"  // ECMETA_JSON_SSE2
 #include "../messages.hpp"
 #include "../out_buffer.hpp"
+#include "../simd.hpp"  // ECMETA_X86_64
 #include "../utf8.hpp"
 #include "tags.hpp"
 
@@ -161,7 +161,7 @@ private:
     // Copies n bytes and says whether all are ASCII, in one pass: 16 bytes at a time (SSE2), or 8,
     // the last block overlapping the one before it; never a byte past either end.
     [[nodiscard]] static bool copy_ascii(const char* in, std::size_t n, std::uint8_t* out) noexcept {
-#if ECMETA_JSON_SSE2
+#if ECMETA_X86_64
         if (n >= 16) {
             __m128i any = _mm_setzero_si128();
             const auto block = [&](std::size_t at) {
