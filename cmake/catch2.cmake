@@ -23,11 +23,13 @@ else()
   set(ecmeta_catch2_modules "${Catch2_DIR}")
 endif()
 
-# Catch2 3 ships a main library; Catch2 2 is one header, whose main a test program defines itself
-# (CATCH_CONFIG_MAIN, as examples/scheduler_test does) or, for ecmeta's suite, gets from here.
+# Catch2 3 is a compiled library with a main library; Catch2 2 is one header, whose main a test
+# program defines itself (CATCH_CONFIG_MAIN, as examples/scheduler_test does) or, for ecmeta's
+# suite, gets from here. (Debian's 2.13 also ships a main library, compiled for its own standard
+# library and processor: the header alone builds with any, libc++ and cross compilers too.)
 #   ecmeta_catch2_kit: what a user of the test kit links (Catch2WithMain, or the Catch2 2 header)
 #   ecmeta_catch2: the same, with a main on either version
-if(TARGET Catch2::Catch2WithMain)
+if(TARGET Catch2::Catch2WithMain AND (ECMETA_FETCH_CATCH2 OR NOT Catch2_VERSION VERSION_LESS 3))
   add_library(ecmeta_catch2_kit INTERFACE)
   target_link_libraries(ecmeta_catch2_kit INTERFACE Catch2::Catch2WithMain)
   add_library(ecmeta_catch2 INTERFACE)

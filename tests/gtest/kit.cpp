@@ -1,7 +1,6 @@
-// The GoogleTest kit and the formatters: what a failing expectation, a matcher and a log line show.
+// The GoogleTest kit and the {fmt} formatters: what a failing expectation, a matcher and a log line show.
 #include <ecmeta/ecmeta.hpp>
 #include <ecmeta/fmt.hpp>
-#include <ecmeta/format.hpp>
 #include <ecmeta/testing/gtest.hpp>
 
 #include <fmt/format.h>
@@ -110,10 +109,3 @@ TEST(fmt, braces_give_canonical_json_and_s_the_short_form) {
     EXPECT_EQ(fmt::format("{} {:s}", rank0.loaded, rank0.loaded), R"(["a","b"] 2 ids)");
     EXPECT_THROW(static_cast<void>(fmt::format(fmt::runtime("{:x}"), rank0)), fmt::format_error);
 }
-
-#if defined(__cpp_lib_format)
-TEST(std_format, braces_give_canonical_json_and_s_the_short_form) {
-    EXPECT_EQ(std::format("{}", rank0), ecmeta::encode(rank0));
-    EXPECT_EQ(std::format("{:s}", rank0.loaded), "2 ids");
-}
-#endif

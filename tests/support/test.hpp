@@ -1,5 +1,6 @@
-// What every ecmeta test includes: Catch2 (2.x or 3.x), RapidCheck, the test kit, ecmeta with its
-// nlohmann_json glue (nlohmann is the tests' reference).
+// What every ecmeta test includes: Catch2 (2.x or 3.x), ecmeta with its nlohmann_json glue
+// (nlohmann is the tests' reference) and, in the programs that link RapidCheck
+// (ECMETA_TEST_PROPERTIES), RapidCheck and the test kit.
 #pragma once
 
 #include <ecmeta/testing/catch.hpp>  // brings Catch2 (2 or 3) and says which: ECMETA_TESTING_CATCH2_MAJOR
@@ -8,20 +9,23 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 #endif
 
-#include <rapidcheck.h>
-
 #include <ecmeta/ecmeta.hpp>
 #include <ecmeta/nlohmann.hpp>
+
+#if ECMETA_TEST_PROPERTIES
+#include <rapidcheck.h>
+
 #include <ecmeta/testing/rapidcheck.hpp>
+
+// A property as a Catch2 assertion: RapidCheck prints the shrunk counterexample on failure.
+#define ECMETA_PROP(description, ...) REQUIRE(rc::check(description, __VA_ARGS__))
+#endif
 
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-// A property as a Catch2 assertion: RapidCheck prints the shrunk counterexample on failure.
-#define ECMETA_PROP(description, ...) REQUIRE(rc::check(description, __VA_ARGS__))
 
 namespace ecmeta_test {
 

@@ -188,12 +188,6 @@ TEST_CASE("a key names a field only when every byte matches", "[decode]") {
                        ContainsSubstring("unknown key"));
         }
     }
-    ECMETA_PROP("same_name is string equality", [] {
-        const std::string alphabet("ab\0\xff", 4);  // few letters: equal lengths often differ in one byte
-        const auto a = *rc::gen::container<std::string>(rc::gen::elementOf(alphabet));
-        const auto b = *rc::gen::oneOf(rc::gen::just(a), rc::gen::container<std::string>(rc::gen::elementOf(alphabet)));
-        RC_ASSERT(ecmeta::detail::same_name(a, b) == (a == b));
-    });
 }
 
 TEST_CASE("an error's message is what() without its pointer", "[decode]") {
