@@ -1,12 +1,12 @@
 // ecmeta — the version, and the inline namespace it names. Every declaration of ecmeta lives in
-// ecmeta::ECMETA_ABI (for example ecmeta::v0_3_0), so two versions in one program, or one built
+// ecmeta::ECMETA_ABI (for example ecmeta::v0_4_0), so two versions in one program, or one built
 // with options that change what a function means, are two sets of symbols rather than one
 // definition the linker picks at random. Code names ecmeta::…; the inline namespace is implied.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #define ECMETA_VERSION_MAJOR 0
-#define ECMETA_VERSION_MINOR 3
+#define ECMETA_VERSION_MINOR 4
 #define ECMETA_VERSION_PATCH 0
 
 // A tag for each build option that changes what a function means: without exceptions, the

@@ -13,13 +13,13 @@
 
 // ---- ecmeta/version.hpp
 // ecmeta — the version, and the inline namespace it names. Every declaration of ecmeta lives in
-// ecmeta::ECMETA_ABI (for example ecmeta::v0_3_0), so two versions in one program, or one built
+// ecmeta::ECMETA_ABI (for example ecmeta::v0_4_0), so two versions in one program, or one built
 // with options that change what a function means, are two sets of symbols rather than one
 // definition the linker picks at random. Code names ecmeta::…; the inline namespace is implied.
 // SPDX-License-Identifier: Apache-2.0
 
 #define ECMETA_VERSION_MAJOR 0
-#define ECMETA_VERSION_MINOR 3
+#define ECMETA_VERSION_MINOR 4
 #define ECMETA_VERSION_PATCH 0
 
 // A tag for each build option that changes what a function means: without exceptions, the
@@ -298,11 +298,16 @@ public:
     // How the document's own pointer, "", is printed, which would read as nothing.
     static constexpr std::string_view root = "(root)";
 
+    // The text is kept here, not in std::runtime_error, which may keep it only up to a NUL byte
+    // (libc++ does): what() returns it.
     error(std::string pointer, const std::string& message, std::optional<std::size_t> offset = std::nullopt)
-        : std::runtime_error((pointer.empty() ? std::string{root} : pointer) + ": " + message),
+        : std::runtime_error(""),
+          text_((pointer.empty() ? std::string{root} : pointer) + ": " + message),
           pointer_(std::move(pointer)),
           message_size_(message.size()),
           offset_(offset) {}
+
+    [[nodiscard]] const char* what() const noexcept override { return text_.c_str(); }
 
     // RFC 6901 JSON Pointer of the offending value; for a missing key, where it should be. A key
     // may hold a NUL byte, where what(), a C string, stops: pointer() and message() keep every byte.
@@ -310,12 +315,13 @@ public:
     // what() without the pointer: "<what was expected>, got <what was found>".
     [[nodiscard]] std::string_view message() const noexcept {
         const std::size_t prefix = (pointer_.empty() ? root.size() : pointer_.size()) + 2;
-        return {what() + prefix, message_size_};
+        return {text_.data() + prefix, message_size_};
     }
     // Byte offset into the input, for errors of syntax rather than of meaning; none for encoding.
     [[nodiscard]] std::optional<std::size_t> offset() const noexcept { return offset_; }
 
 private:
+    std::string text_;
     std::string pointer_;
     std::size_t message_size_;
     std::optional<std::size_t> offset_;
@@ -2473,87 +2479,315 @@ namespace ecmeta::inline ECMETA_ABI::detail {
 }  // namespace ecmeta::detail
 // ---- end of ecmeta/detail/utf8.hpp
 // ---- ecmeta/detail/json/scan.hpp
-// ecmeta — finding where a JSON string's plain run ends: the first byte that is '"', '\\', a
-// control character or not ASCII. 16 bytes at a time on SSE2 (always there on x86-64), 8 at a
-// time anywhere else; never a byte past the end. Standard library only.
+// ecmeta — the JSON string kernels: where a string's plain run ends (the first byte that is '"',
+// '\\', a control character or not ASCII), and the copy of that run into the output. One kernel
+// per instruction set (simd.hpp), each in its own namespace, so that no compiler flag changes what
+// an inline function means. Never a byte past either end. Standard library only.
 // SPDX-License-Identifier: Apache-2.0
 
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
-#if defined(__SSE2__) || defined(_M_X64)
+// ---- ecmeta/detail/simd.hpp
+// ecmeta — which instruction sets the kernels may use, and which one they do: the widest the
+// processor has, chosen once at run time (or a narrower one, asked for by ECMETA_SIMD or a test).
+// No compiler flag (-mavx2, -march) changes what an inline function means: each instruction set's
+// kernels live in their own namespace, and those beyond the baseline are built for their
+// instruction set by a function attribute. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#if defined(__x86_64__) || defined(_M_X64)
 #include <emmintrin.h>
-#define ECMETA_JSON_SSE2 1
+#define ECMETA_X86_64 1
 #else
-#define ECMETA_JSON_SSE2 0
+#define ECMETA_X86_64 0
 #endif
-// AVX2 where the build targets it (-mavx2, -march=native): the writer copies 32 bytes at a time.
-#if defined(__AVX2__)
-#include <immintrin.h>
-#define ECMETA_JSON_AVX2 1
+// AVX2 through a function attribute, with no -m flag, in GCC's and Clang's vector extensions (not
+// <immintrin.h>, which would cost every translation unit a tenth of a second): GCC and Clang.
+#if ECMETA_X86_64 && (defined(__GNUC__) || defined(__clang__))
+#define ECMETA_HAS_AVX2_KERNEL 1
 #else
-#define ECMETA_JSON_AVX2 0
+#define ECMETA_HAS_AVX2_KERNEL 0
 #endif
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+// The kernels, narrowest first.
+enum class kernel : std::uint8_t { portable, sse2, avx2 };
+
+// The widest kernel this processor has.
+[[nodiscard]] inline kernel widest_kernel() noexcept {
+#if ECMETA_HAS_AVX2_KERNEL
+    if (__builtin_cpu_supports("avx2")) {
+        return kernel::avx2;
+    }
+#endif
+#if ECMETA_X86_64
+    return kernel::sse2;
+#else
+    return kernel::portable;
+#endif
+}
+
+namespace kernel_state {
+// kernel + 1 once chosen; 0 before the first call.
+inline std::atomic<std::uint8_t> chosen{0};
+}  // namespace kernel_state
+
+// The kernel every read and write uses from now on: k, or the widest this processor has if that is
+// narrower. For tests; ECMETA_SIMD does the same from outside.
+inline void use_kernel(kernel k) noexcept {
+    const kernel widest = widest_kernel();
+    const kernel used = k < widest ? k : widest;
+    kernel_state::chosen.store(static_cast<std::uint8_t>(static_cast<std::uint8_t>(used) + 1),
+                               std::memory_order_relaxed);
+}
+
+// The kernel: at the first call, the widest this processor has, or the one the environment variable
+// ECMETA_SIMD names (portable, sse2, avx2) if that is narrower. Readers and writers ask once per
+// call, not once per string.
+[[nodiscard]] inline kernel current_kernel() noexcept {
+    std::uint8_t k = kernel_state::chosen.load(std::memory_order_relaxed);
+    if (k == 0) [[unlikely]] {
+        kernel wanted = kernel::avx2;
+        if (const char* asked = std::getenv("ECMETA_SIMD")) {  // NOLINT(concurrency-mt-unsafe): only read
+            const std::string_view name{asked};
+            wanted = name == "portable" ? kernel::portable : name == "sse2" ? kernel::sse2 : kernel::avx2;
+        }
+        use_kernel(wanted);
+        k = kernel_state::chosen.load(std::memory_order_relaxed);
+    }
+    return static_cast<kernel>(k - 1);
+}
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/simd.hpp
 
 namespace ecmeta::inline ECMETA_ABI::detail::json {
 
+// The bytes every kernel stops at: the one definition, which the tests hold each kernel to.
 [[nodiscard]] constexpr bool special_byte(unsigned char c) noexcept {
     return c < 0x20 || c >= 0x80 || c == '"' || c == '\\';
 }
 
-// Eight bytes at a time. Each test below ("is any byte < 0x20?") sets a byte's high bit exactly at
-// the first byte that passes it; later bytes may be set by a borrow, so only the lowest set bit is
-// read, which on a little-endian load is the first byte in memory.
-struct swar {
-    [[nodiscard]] static const char* find_special(const char* p, const char* end) noexcept {
-        if constexpr (std::endian::native == std::endian::little) {
-            constexpr std::uint64_t ones = 0x0101010101010101U;
-            constexpr std::uint64_t high = 0x8080808080808080U;
-            const auto zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & high; };
-            for (; end - p >= 8; p += 8) {
-                std::uint64_t w = 0;
-                std::memcpy(&w, p, sizeof w);
-                const std::uint64_t found = (w & high) | ((w - ones * 0x20U) & ~w & high) |
-                                            zero_byte(w ^ (ones * '"')) | zero_byte(w ^ (ones * '\\'));
-                if (found != 0) {
-                    return p + std::countr_zero(found) / 8;
-                }
-            }
+// Walks total bytes in blocks of Width: special(at) (which may also store the block at `at`)
+// returns a mask with BitsPerByte bits a byte, the lowest set one at the first special byte. The
+// last block is the run's last Width bytes, overlapping bytes already checked, whose bits are
+// shifted out; so no byte is read or written past either end. Returns the offset of the first
+// special byte, or total. Needs total >= Width.
+template <std::size_t Width, unsigned BitsPerByte, class Special>
+[[nodiscard]] ECMETA_INLINE std::size_t plain_blocks(std::size_t total, Special&& special) noexcept {
+    std::size_t done = 0;
+    for (; total - done >= Width; done += Width) {
+        if (const auto mask = special(done); mask != 0) {
+            return done + static_cast<unsigned>(std::countr_zero(mask)) / BitsPerByte;
         }
-        for (; p != end; ++p) {
-            if (special_byte(static_cast<unsigned char>(*p))) {
-                return p;
-            }
-        }
-        return end;
     }
-};
+    if (done == total) {
+        return total;
+    }
+    const auto mask = special(total - Width) >> (BitsPerByte * (Width - (total - done)));
+    return mask != 0 ? done + static_cast<unsigned>(std::countr_zero(mask)) / BitsPerByte : total;
+}
 
-#if ECMETA_JSON_SSE2
-// Sixteen bytes at a time: a signed compare below 0x20 catches control characters and every byte
-// >= 0x80 at once.
-struct sse2 {
-    [[nodiscard]] static const char* find_special(const char* p, const char* end) noexcept {
-        const __m128i quote = _mm_set1_epi8('"');
-        const __m128i backslash = _mm_set1_epi8('\\');
-        const __m128i space = _mm_set1_epi8(0x20);
-        for (; end - p >= 16; p += 16) {
-            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-            const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                             _mm_cmplt_epi8(v, space));
-            if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit)); mask != 0) {
+// Each kernel: plain_run(in, total, out) is the length of the plain run at `in` (total bytes at
+// most); with out != nullptr it also copies it there, and may write up to total bytes (the caller
+// has the room).
+
+// Any processor: a byte at a time below 8 bytes, else eight at a time on little-endian ones. Each
+// test below ("is any byte < 0x20?") sets a byte's high bit exactly at the first byte that passes
+// it; later bytes may be set by a borrow, so only the lowest set bit is read, which on a
+// little-endian load is the first byte in memory.
+namespace portable {
+
+[[nodiscard]] inline std::size_t plain_bytes(const char* in, std::size_t total, char* out) noexcept {
+    std::size_t done = 0;
+    for (; done != total && !special_byte(static_cast<unsigned char>(in[done])); ++done) {
+        if (out != nullptr) {
+            out[done] = in[done];
+        }
+    }
+    return done;
+}
+
+[[nodiscard]] ECMETA_INLINE std::size_t plain_run(const char* in, std::size_t total, char* out) noexcept {
+    if constexpr (std::endian::native == std::endian::little) {
+        if (total >= 8) {
+            return plain_blocks<8, 8>(total, [&](std::size_t at) {
+                constexpr std::uint64_t ones = 0x0101010101010101U;
+                constexpr std::uint64_t high = 0x8080808080808080U;
+                std::uint64_t w = 0;
+                std::memcpy(&w, in + at, sizeof w);
+                if (out != nullptr) {
+                    std::memcpy(out + at, &w, sizeof w);
+                }
+                const auto zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & high; };
+                return (w & high) | ((w - ones * 0x20U) & ~w & high) | zero_byte(w ^ (ones * '"')) |
+                       zero_byte(w ^ (ones * '\\'));
+            });
+        }
+    }
+    return plain_bytes(in, total, out);
+}
+
+}  // namespace portable
+
+// The first bytes of a run always go through the inlined kernel, which finds the end of most ids
+// (digests of 64 hex digits and the like) before a call to a wider, out-of-line one would pay for
+// itself; only a run that goes on past them is handed to AVX2.
+inline constexpr std::size_t inline_head = 128;
+
+#if ECMETA_X86_64
+// x86-64's baseline: sixteen bytes at a time. A signed compare below 0x20 catches control
+// characters and every byte >= 0x80 at once.
+namespace sse2 {
+
+[[nodiscard]] ECMETA_INLINE unsigned special_mask(__m128i v) noexcept {
+    const __m128i hit =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                     _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    return static_cast<unsigned>(_mm_movemask_epi8(hit));
+}
+
+[[nodiscard]] ECMETA_INLINE std::size_t plain_run(const char* in, std::size_t total, char* out) noexcept {
+    if (total < 16) {
+        return portable::plain_run(in, total, out);
+    }
+    return plain_blocks<16, 1>(total, [&](std::size_t at) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + at));
+        if (out != nullptr) {
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + at), v);
+        }
+        return special_mask(v);
+    });
+}
+
+}  // namespace sse2
+#endif
+
+#if ECMETA_HAS_AVX2_KERNEL
+// Thirty-two bytes at a time, out of line (a function built for AVX2 is not inlined into code that
+// is not): the dispatch below sends it only what is left of a long run.
+namespace avx2 {
+
+using bytes32 = signed char __attribute__((vector_size(32)));
+using chars32 = char __attribute__((vector_size(32)));
+
+// The 32 bytes at `in` (stored at `out` too, unless it is null): a bit a byte, set where it is special.
+[[gnu::target("avx2")]] inline std::uint32_t special_mask(const char* in, char* out) noexcept {
+    bytes32 v;
+    std::memcpy(&v, in, sizeof v);
+    if (out != nullptr) {
+        std::memcpy(out, &v, sizeof v);
+    }
+    const bytes32 hit = (v == '"') | (v == '\\') | (v < 0x20);  // signed: catches >= 0x80 too
+    // A vector cast, not std::bit_cast: a call returning a 32-byte vector would need AVX outside too.
+    return static_cast<std::uint32_t>(__builtin_ia32_pmovmskb256((chars32)hit));
+}
+
+// plain_blocks<32, 1>, written out: a lambda would be a function of its own, built without AVX2.
+// Needs total >= 32.
+[[gnu::target("avx2"), gnu::noinline]] inline std::size_t plain_run(const char* in, std::size_t total,
+                                                                    char* out) noexcept {
+    std::size_t done = 0;
+    for (; total - done >= 32; done += 32) {
+        if (const std::uint32_t mask = special_mask(in + done, out == nullptr ? nullptr : out + done); mask != 0) {
+            return done + static_cast<unsigned>(std::countr_zero(mask));
+        }
+    }
+    if (done == total) {
+        return total;
+    }
+    const std::size_t last = total - 32;
+    const std::uint32_t mask = special_mask(in + last, out == nullptr ? nullptr : out + last) >> (32 - (total - done));
+    return mask != 0 ? done + static_cast<unsigned>(std::countr_zero(mask)) : total;
+}
+
+}  // namespace avx2
+#endif
+
+// What plain_run leaves: a run long enough for AVX2, or any run through the portable kernel.
+[[gnu::noinline]] inline std::size_t plain_run_rest(kernel k, const char* in, std::size_t total, char* out) noexcept {
+#if ECMETA_X86_64
+    if (k != kernel::portable) {
+#if ECMETA_HAS_AVX2_KERNEL
+        if (k == kernel::avx2 && total >= inline_head + 32) {
+            const std::size_t head = sse2::plain_run(in, inline_head, out);
+            if (head < inline_head) {
+                return head;
+            }
+            return head + avx2::plain_run(in + head, total - head, out == nullptr ? nullptr : out + head);
+        }
+#endif
+        return sse2::plain_run(in, total, out);
+    }
+#else
+    static_cast<void>(k);
+#endif
+    return portable::plain_run(in, total, out);
+}
+
+// The length of the plain run at `in` (total bytes at most), through kernel k; with out != nullptr
+// it is copied there too, and up to total bytes may be written. Left to the inliner, as
+// find_special is.
+[[nodiscard]] inline std::size_t plain_run(kernel k, const char* in, std::size_t total, char* out) noexcept {
+#if ECMETA_X86_64
+    if (k != kernel::portable && total < inline_head + 32) [[likely]] {
+        return sse2::plain_run(in, total, out);
+    }
+#endif
+    return plain_run_rest(k, in, total, out);
+}
+
+// What find_special leaves: the rest of a run longer than the inlined head, or any run through the
+// portable kernel. Out of line, so that the head's loop needs no stack frame.
+[[gnu::noinline]] inline const char* find_special_rest(kernel k, const char* p, const char* end) noexcept {
+    const auto left = static_cast<std::size_t>(end - p);
+#if ECMETA_X86_64
+    if (k != kernel::portable) {
+#if ECMETA_HAS_AVX2_KERNEL
+        if (left >= 32 && k == kernel::avx2) {
+            return p + avx2::plain_run(p, left, nullptr);
+        }
+#endif
+        return p + sse2::plain_run(p, left, nullptr);
+    }
+#else
+    static_cast<void>(k);
+#endif
+    return p + portable::plain_run(p, left, nullptr);
+}
+
+// The first special byte in [p, end), or end: the reader's scan, whose end is the input's, far past
+// the string's. Sixteen bytes at a time over the first 128 (where most strings end), then AVX2 for
+// what is left of a longer one, where the processor has it. Left to the inliner (out of line, as a
+// rule): inlined, it would crowd the reader's string read out of the walk.
+[[nodiscard]] inline const char* find_special(kernel k, const char* p, const char* end) noexcept {
+#if ECMETA_X86_64
+    if (k != kernel::portable) [[likely]] {
+        const char* const head_end = end - p > static_cast<std::ptrdiff_t>(inline_head) ? p + inline_head : end;
+        for (; head_end - p >= 16; p += 16) {
+            if (const unsigned mask = sse2::special_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+                mask != 0) {
                 return p + std::countr_zero(mask);
             }
         }
-        return swar::find_special(p, end);
+        if (p == end) {
+            return end;
+        }
     }
-};
-using string_scan = sse2;
-#else
-using string_scan = swar;
 #endif
+    return find_special_rest(k, p, end);
+}
 
 }  // namespace ecmeta::detail::json
 // ---- end of ecmeta/detail/json/scan.hpp
@@ -2679,7 +2913,8 @@ public:
     };
     using object_cursor = array_cursor;
 
-    explicit reader(std::string_view in) noexcept : begin_(in.data()), p_(in.data()), end_(in.data() + in.size()) {}
+    explicit reader(std::string_view in) noexcept
+        : begin_(in.data()), p_(in.data()), end_(in.data() + in.size()), kernel_(current_kernel()) {}
 
     // A UTF-8 byte order mark may lead, as nlohmann's lexer allows.
     [[nodiscard]] value root() noexcept {
@@ -3144,7 +3379,7 @@ private:
     template <bool Keep>
     std::string_view read_string() {
         const char* const open = p_++;
-        p_ = string_scan::find_special(p_, end_);
+        p_ = find_special(kernel_, p_, end_);
         if (p_ != end_ && *p_ == '"') [[likely]] {  // plain ASCII, the common id
             ++p_;
             return {open + 1, static_cast<std::size_t>(p_ - 2 - open)};
@@ -3176,7 +3411,7 @@ private:
                 return {buffer_.data(), Keep ? buffer_.size() : 0};
             }
             plain_special(c);
-            p_ = string_scan::find_special(p_, end_);
+            p_ = find_special(kernel_, p_, end_);
         }
     }
 
@@ -3192,7 +3427,7 @@ private:
                 escape<Keep>(open);
             } else {
                 const char* const run = p_;
-                p_ = string_scan::find_special(p_, end_);
+                p_ = find_special(kernel_, p_, end_);
                 if constexpr (Keep) {
                     buffer_.append(run, p_);
                 }
@@ -3353,6 +3588,7 @@ private:
     const char* begin_;
     const char* p_;
     const char* end_;
+    kernel kernel_;       // chosen once per read
     std::string buffer_;  // the last string that had escapes, decoded
 };
 
@@ -3543,89 +3779,6 @@ template <template <class> class Writer, class Container, class T>
 
 namespace ecmeta::inline ECMETA_ABI::detail::json {
 
-// Short runs a byte at a time, out of the inlined path.
-[[nodiscard]] inline std::size_t copy_plain_bytes(const char* in, std::size_t total, char* out) noexcept {
-    std::size_t done = 0;
-    for (; done != total && !special_byte(static_cast<unsigned char>(in[done])); ++done) {
-        out[done] = in[done];
-    }
-    return done;
-}
-
-// Walks total bytes in blocks of Width: special(at) stores the block at `at` and returns a mask
-// with BitsPerByte bits a byte, the lowest set one at the first special byte. The last block is
-// the run's last Width bytes, overlapping bytes already checked, whose bits are shifted out; so
-// no byte is read or written past either end. Returns the offset of the first special byte, or
-// total. Needs total >= Width.
-template <std::size_t Width, unsigned BitsPerByte, class Special>
-[[nodiscard]] ECMETA_INLINE std::size_t plain_blocks(std::size_t total, Special&& special) noexcept {
-    std::size_t done = 0;
-    for (; total - done >= Width; done += Width) {
-        if (const auto mask = special(done); mask != 0) {
-            return done + static_cast<unsigned>(std::countr_zero(mask)) / BitsPerByte;
-        }
-    }
-    if (done == total) {
-        return total;
-    }
-    const auto mask = special(total - Width) >> (BitsPerByte * (Width - (total - done)));
-    return mask != 0 ? done + static_cast<unsigned>(std::countr_zero(mask)) / BitsPerByte : total;
-}
-
-// Copies bytes from `in` to `out` up to the first one a JSON string cannot hold as it is ('"', '\\',
-// a control character) or that starts a UTF-8 sequence; returns how many it copied. `out` must
-// have room for (end - in) bytes. Blocks of 32 (AVX2), 16 (SSE2) or 8 bytes, each stored before
-// it is checked.
-[[nodiscard]] inline std::size_t copy_plain(const char* in, const char* end, char* out) noexcept {
-    const auto total = static_cast<std::size_t>(end - in);
-#if ECMETA_JSON_AVX2
-    if (total >= 32) {
-        const __m256i quote = _mm256_set1_epi8('"');
-        const __m256i backslash = _mm256_set1_epi8('\\');
-        const __m256i space = _mm256_set1_epi8(0x20);
-        return plain_blocks<32, 1>(total, [&](std::size_t at) {
-            const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + at));
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at), v);
-            const __m256i hit =
-                _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash)),
-                                _mm256_cmpgt_epi8(space, v));  // signed: catches >= 0x80 too
-            return static_cast<std::uint32_t>(_mm256_movemask_epi8(hit));
-        });
-    }
-#endif
-#if ECMETA_JSON_SSE2
-    if (total >= 16) {
-        const __m128i quote = _mm_set1_epi8('"');
-        const __m128i backslash = _mm_set1_epi8('\\');
-        const __m128i space = _mm_set1_epi8(0x20);
-        return plain_blocks<16, 1>(total, [&](std::size_t at) {
-            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + at));
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + at), v);
-            const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                             _mm_cmplt_epi8(v, space));  // signed: catches >= 0x80 too
-            return static_cast<unsigned>(_mm_movemask_epi8(hit));
-        });
-    }
-#endif
-    if constexpr (std::endian::native == std::endian::little) {
-        if (total >= 8) {
-            // A byte's high bit where it is special; above the first one, a borrow may set more,
-            // and only the lowest is read.
-            return plain_blocks<8, 8>(total, [&](std::size_t at) {
-                constexpr std::uint64_t ones = 0x0101010101010101U;
-                constexpr std::uint64_t high = 0x8080808080808080U;
-                std::uint64_t w = 0;
-                std::memcpy(&w, in + at, sizeof w);
-                std::memcpy(out + at, &w, sizeof w);
-                const auto zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & high; };
-                return (w & high) | ((w - ones * 0x20U) & ~w & high) | zero_byte(w ^ (ones * '"')) |
-                       zero_byte(w ^ (ones * '\\'));
-            });
-        }
-    }
-    return copy_plain_bytes(in, total, out);
-}
-
 // How many decimal digits n has: log10 from its bit length (1233 / 4096 ~ log10(2)), then one
 // compare.
 [[nodiscard]] ECMETA_INLINE std::size_t decimal_length(std::uint64_t n) noexcept {
@@ -3701,7 +3854,8 @@ template <std::size_t Width, unsigned BitsPerByte, class Special>
 template <class Container>
 class writer : public writer_base<Container, char> {
 public:
-    using writer_base<Container, char>::writer_base;
+    explicit writer(typename writer_base<Container, char>::buffer& out) noexcept
+        : writer_base<Container, char>(out), kernel_(current_kernel()) {}
 
     // What visit tells a sink.
     ECMETA_INLINE void string(std::string_view s) { out_.commit(string_at(out_.room(s.size() + 2), s)); }
@@ -3720,7 +3874,7 @@ public:
     // bytes and one room check, each id copied as it is.
     [[nodiscard]] ECMETA_INLINE bool whole_ids(const id_set& set) {
         const std::string_view bytes = id_set_access::bytes(set);
-        if (string_scan::find_special(bytes.data(), bytes.data() + bytes.size()) != bytes.data() + bytes.size()) {
+        if (find_special(kernel_, bytes.data(), bytes.data() + bytes.size()) != bytes.data() + bytes.size()) {
             return false;
         }
         const auto& entries = id_set_access::entries(set);
@@ -3803,7 +3957,7 @@ private:
         *p++ = '"';
         const char* in = s.data();
         const char* const end = in + s.size();
-        const std::size_t n = copy_plain(in, end, p);
+        const std::size_t n = plain_run(kernel_, in, s.size(), p);
         in += n;
         p += n;
         while (in != end)
@@ -3811,7 +3965,7 @@ private:
                 out_.commit(p);
                 // Room for the rest byte for byte, the quote, and one escape's 5 more.
                 p = out_.room(static_cast<std::size_t>(end - in) + 1 + 5);
-                const special_run r = write_special(s, in, p, out_.limit());
+                const special_run r = write_special(kernel_, s, in, p, out_.limit());
                 in = r.in;
                 p = r.out;
                 ok_ = ok_ && r.ok;
@@ -3829,7 +3983,7 @@ private:
     // From a special byte at `in` on: escapes, UTF-8 sequences and plain runs, while `limit`
     // leaves room for the rest byte for byte, the quote and one more escape. Out of line and
     // static: the writer's cursor stays in registers on the inlined path.
-    [[gnu::noinline]] static special_run write_special(std::string_view s, const char* in, char* out,
+    [[gnu::noinline]] static special_run write_special(kernel k, std::string_view s, const char* in, char* out,
                                                        const char* limit) noexcept {
         const char* const end = s.data() + s.size();
         bool ok = true;
@@ -3849,7 +4003,7 @@ private:
                 out = escape(c, out);
                 ++in;
             } else {
-                const std::size_t n = copy_plain(in, end, out);
+                const std::size_t n = plain_run(k, in, static_cast<std::size_t>(end - in), out);
                 in += n;
                 out += n;
             }
@@ -3890,6 +4044,7 @@ private:
 
     using writer_base<Container, char>::out_;
     using writer_base<Container, char>::ok_;
+    kernel kernel_;  // chosen once per write
 };
 
 // The length of value's canonical JSON where no string needs an escape, as most do not: what
@@ -5405,7 +5560,7 @@ private:
     // Copies n bytes and says whether all are ASCII, in one pass: 16 bytes at a time (SSE2), or 8,
     // the last block overlapping the one before it; never a byte past either end.
     [[nodiscard]] static bool copy_ascii(const char* in, std::size_t n, std::uint8_t* out) noexcept {
-#if ECMETA_JSON_SSE2
+#if ECMETA_X86_64
         if (n >= 16) {
             __m128i any = _mm_setzero_si128();
             const auto block = [&](std::size_t at) {
