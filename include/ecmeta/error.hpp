@@ -82,8 +82,9 @@ struct decode_options {
 };
 
 // Frees what decoding keeps on the calling thread for the next decode: the elements shortened
-// lists dropped and the values optionals lost to null, with their buffers. For a long-running
-// process after an outsized message, which would otherwise keep them at its size.
+// lists dropped and the values optionals lost to null, with their buffers, and the buffer strings
+// with escapes are decoded into. For a long-running process after an outsized message, which
+// would otherwise keep them at its size.
 inline void release_thread_buffers() noexcept {
     detail::release_spares();
 }

@@ -125,6 +125,7 @@ template <byte_range R>
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -219,6 +220,16 @@ spare_pool<E>& spares() {
         return spare_pool<E>{};
     }();
     return pool;
+}
+
+// Where the JSON reader decodes a string that has escapes, kept for the next decode on this thread
+// (at the size of the longest such string so far), so that one allocates nothing for it.
+inline std::string& escape_buffer() {
+    thread_local std::string buffer = [] {
+        spare_pools().push_back([]() noexcept { escape_buffer() = std::string{}; });
+        return std::string{};
+    }();
+    return buffer;
 }
 
 // Frees every pool of the calling thread.
@@ -358,8 +369,9 @@ struct decode_options {
 };
 
 // Frees what decoding keeps on the calling thread for the next decode: the elements shortened
-// lists dropped and the values optionals lost to null, with their buffers. For a long-running
-// process after an outsized message, which would otherwise keep them at its size.
+// lists dropped and the values optionals lost to null, with their buffers, and the buffer strings
+// with escapes are decoded into. For a long-running process after an outsized message, which
+// would otherwise keep them at its size.
 inline void release_thread_buffers() noexcept {
     detail::release_spares();
 }
@@ -3588,8 +3600,8 @@ private:
     const char* begin_;
     const char* p_;
     const char* end_;
-    kernel kernel_;       // chosen once per read
-    std::string buffer_;  // the last string that had escapes, decoded
+    kernel kernel_;                          // chosen once per read
+    std::string& buffer_ = escape_buffer();  // the last string that had escapes, decoded
 };
 
 }  // namespace ecmeta::detail::json

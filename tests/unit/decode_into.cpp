@@ -188,6 +188,22 @@ TEST_CASE("a warmed id set takes fewer bytes of ids with no allocation, whatever
     }
 }
 
+TEST_CASE("a warmed value decodes strings with escapes again with no allocation", "[decode_into]") {
+    // The reader decodes an escaped string into a buffer its thread keeps, at the size of the
+    // longest one so far.
+    ECMooncakeConnectorMetadata escaped = step(20, "x");
+    for (auto& load : escaped.loads) {
+        load.transfer_id = "tab\there, quote \" and \u00e9 " + std::string(100, 'e') + "\n";
+    }
+    escaped.freed = std::vector<std::string>{"a\\b", std::string(300, 'f') + "\x01"};
+    const std::string json = ecmeta::encode(escaped);
+    REQUIRE(json.find("\\t") != std::string::npos);
+    ECMooncakeConnectorMetadata c;
+    ecmeta::decode_into(json, c);
+    CHECK(allocations_of([&] { ecmeta::decode_into(json, c); }) == 0);
+    CHECK(c == escaped);
+}
+
 TEST_CASE("release_thread_buffers frees the elements kept for reuse, and decoding goes on", "[decode_into]") {
     const ECMooncakeConnectorMetadata big = step(200, "x");
     const ECMooncakeConnectorMetadata small = step(2, "x");

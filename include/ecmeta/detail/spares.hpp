@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -45,6 +46,16 @@ spare_pool<E>& spares() {
         return spare_pool<E>{};
     }();
     return pool;
+}
+
+// Where the JSON reader decodes a string that has escapes, kept for the next decode on this thread
+// (at the size of the longest such string so far), so that one allocates nothing for it.
+inline std::string& escape_buffer() {
+    thread_local std::string buffer = [] {
+        spare_pools().push_back([]() noexcept { escape_buffer() = std::string{}; });
+        return std::string{};
+    }();
+    return buffer;
 }
 
 // Frees every pool of the calling thread.

@@ -20,6 +20,7 @@
 #include "../fault.hpp"
 #include "../inline.hpp"
 #include "../messages.hpp"
+#include "../spares.hpp"
 #include "../utf8.hpp"
 #include "scan.hpp"
 
@@ -819,8 +820,8 @@ private:
     const char* begin_;
     const char* p_;
     const char* end_;
-    kernel kernel_;       // chosen once per read
-    std::string buffer_;  // the last string that had escapes, decoded
+    kernel kernel_;                          // chosen once per read
+    std::string& buffer_ = escape_buffer();  // the last string that had escapes, decoded
 };
 
 }  // namespace ecmeta::detail::json
