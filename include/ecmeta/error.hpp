@@ -11,8 +11,6 @@
 #include <string_view>
 #include <utility>
 
-#include "detail/spares.hpp"
-
 namespace ecmeta::inline ECMETA_ABI {
 
 // What every ecmeta error is: where (a JSON Pointer) and what was expected; what() reads
@@ -80,13 +78,5 @@ struct decode_options {
     // Refuse keys the schema does not know, instead of ignoring them as Python does.
     bool reject_unknown_keys = false;
 };
-
-// Frees what decoding keeps on the calling thread for the next decode: the elements shortened
-// lists dropped and the values optionals lost to null, with their buffers, and the buffer strings
-// with escapes are decoded into. For a long-running process after an outsized message, which
-// would otherwise keep them at its size.
-inline void release_thread_buffers() noexcept {
-    detail::release_spares();
-}
 
 }  // namespace ecmeta

@@ -456,7 +456,7 @@ private:
 
     // Entries [0, sorted) are sorted and unique; the rest were appended: sort, merge, deduplicate.
     // False where every id was already in place (canonical input).
-    bool normalize(std::size_t sorted) {
+    bool normalize(std::size_t sorted, bool reclaim = true) {
         if (sorted_from(sorted)) {
             return false;
         }
@@ -473,7 +473,9 @@ private:
             }
         }
         entries_.resize(kept);
-        reclaim_if_mostly_garbage();
+        if (reclaim) {
+            reclaim_if_mostly_garbage();
+        }
         return true;
     }
 
@@ -516,7 +518,13 @@ struct id_set_access {
 
     // Decoding: append every id as it comes, then sort and deduplicate once (a no-op for sorted input).
     static void append(id_set& s, std::string_view id) { s.append(id); }
-    static void finish(id_set& s) { static_cast<void>(s.normalize(0)); }
+    // Sorted and deduplicated in place: a repeated id's bytes stay as garbage until the next
+    // clear, so that decoding into a warm set never allocates.
+    static void finish(id_set& s) { static_cast<void>(s.normalize(0, false)); }
+    [[nodiscard]] static std::size_t heap_bytes(const id_set& s) noexcept {
+        const bool on_heap = s.chars_.capacity() > std::string{}.capacity();  // not in the string itself
+        return s.entries_.capacity() * sizeof(entry) + (on_heap ? s.chars_.capacity() + 1 : 0);
+    }
 
     // Building a result whose ids arrive in order, unique: room first, then one append each.
     static void reserve(id_set& s, std::size_t ids, std::size_t bytes) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bytes.hpp"
+#include "decode_storage.hpp"
 #include "detail/exceptions.hpp"
 #include "detail/json/reader.hpp"
 #include "detail/json/writer.hpp"
@@ -65,13 +66,26 @@ template <wire_type T>
 }
 
 // Strict decoding into `out`, an engine's message of every step: its strings, lists and id sets
-// keep their storage, and a field the input leaves out takes its default. On failure it returns
-// decode_error naming the JSON Pointer, and leaves `out == T{}` (its storage kept), never
-// half-written. decode_options apply alike to every call.
+// keep their storage, and what the decode drops (shortened lists' elements, a value that became
+// null) is kept in `storage` for the next decode; the calls without one keep it on the thread. A
+// field the input leaves out takes its default. On failure it returns decode_error naming the
+// JSON Pointer, and leaves `out == T{}` (its storage kept), never half-written. decode_options
+// apply alike to every call.
+template <wire_type T>
+[[nodiscard]] std::optional<decode_error> try_decode_into(std::string_view json, T& out, decode_storage<T>& storage,
+                                                          const decode_options& options = {}) {
+    return detail::decode_into<detail::json::reader>(json, out, detail::storage_access::of(storage), options);
+}
 template <wire_type T>
 [[nodiscard]] std::optional<decode_error> try_decode_into(std::string_view json, T& out,
                                                           const decode_options& options = {}) {
-    return detail::decode_into<detail::json::reader>(json, out, options);
+    return detail::decode_into<detail::json::reader>(json, out, detail::thread_storage<T>(), options);
+}
+template <wire_type T>
+void decode_into(std::string_view json, T& out, decode_storage<T>& storage, const decode_options& options = {}) {
+    if (auto e = try_decode_into(json, out, storage, options)) [[unlikely]] {
+        detail::raise(std::move(*e));
+    }
 }
 template <wire_type T>
 void decode_into(std::string_view json, T& out, const decode_options& options = {}) {
@@ -80,18 +94,21 @@ void decode_into(std::string_view json, T& out, const decode_options& options = 
     }
 }
 
-// Strict decoding into a fresh T: decode_into on T{}.
+// Strict decoding into a fresh T, which keeps nothing for later.
 template <wire_type T>
 [[nodiscard]] result<T, decode_error> try_decode(std::string_view json, const decode_options& options = {}) {
     result<T, decode_error> r;
-    r.error = try_decode_into(json, r.value, options);
+    detail::no_storage fresh;
+    r.error = detail::decode_into<detail::json::reader>(json, r.value, fresh, options);
     return r;
 }
 template <wire_type T>
 [[nodiscard]] T decode(std::string_view json, const decode_options& options = {}) {
-    T value{};
-    decode_into(json, value, options);
-    return value;
+    auto [value, error] = try_decode<T>(json, options);
+    if (error) [[unlikely]] {
+        detail::raise(std::move(*error));
+    }
+    return std::move(value);
 }
 
 // The same from any other contiguous bytes (std::vector<char>, std::span<const std::byte> …);
@@ -106,6 +123,18 @@ template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::string_view>) void decode_into(const Bytes& json, T& out,
                                                                                 const decode_options& options = {}) {
     decode_into(detail::as_chars(json), out, options);
+}
+template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::string_view>)
+    [[nodiscard]] std::optional<decode_error> try_decode_into(const Bytes& json, T& out, decode_storage<T>& storage,
+                                                              const decode_options& options = {}) {
+    return try_decode_into(detail::as_chars(json), out, storage, options);
+}
+template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::string_view>) void decode_into(const Bytes& json, T& out,
+                                                                                decode_storage<T>& storage,
+                                                                                const decode_options& options = {}) {
+    decode_into(detail::as_chars(json), out, storage, options);
 }
 template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::string_view>)

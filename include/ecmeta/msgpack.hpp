@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bytes.hpp"
+#include "decode_storage.hpp"
 #include "detail/exceptions.hpp"
 #include "detail/msgpack/reader.hpp"
 #include "detail/msgpack/writer.hpp"
@@ -64,8 +65,21 @@ template <wire_type T>
 // defaulted; on failure decode_error, and `out == T{}`.
 template <wire_type T>
 [[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out,
+                                                                  decode_storage<T>& storage,
                                                                   const decode_options& options = {}) {
-    return detail::decode_into<detail::msgpack_reader>(bytes, out, options);
+    return detail::decode_into<detail::msgpack_reader>(bytes, out, detail::storage_access::of(storage), options);
+}
+template <wire_type T>
+[[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out,
+                                                                  const decode_options& options = {}) {
+    return detail::decode_into<detail::msgpack_reader>(bytes, out, detail::thread_storage<T>(), options);
+}
+template <wire_type T>
+void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, decode_storage<T>& storage,
+                         const decode_options& options = {}) {
+    if (auto e = try_decode_msgpack_into(bytes, out, storage, options)) [[unlikely]] {
+        detail::raise(std::move(*e));
+    }
 }
 template <wire_type T>
 void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, const decode_options& options = {}) {
@@ -74,19 +88,22 @@ void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, const deco
     }
 }
 
-// Strict decoding into a fresh T: decode_msgpack_into on T{}.
+// Strict decoding into a fresh T, which keeps nothing for later.
 template <wire_type T>
 [[nodiscard]] result<T, decode_error> try_decode_msgpack(std::span<const std::uint8_t> bytes,
                                                          const decode_options& options = {}) {
     result<T, decode_error> r;
-    r.error = try_decode_msgpack_into(bytes, r.value, options);
+    detail::no_storage fresh;
+    r.error = detail::decode_into<detail::msgpack_reader>(bytes, r.value, fresh, options);
     return r;
 }
 template <wire_type T>
 [[nodiscard]] T decode_msgpack(std::span<const std::uint8_t> bytes, const decode_options& options = {}) {
-    T value{};
-    decode_msgpack_into(bytes, value, options);
-    return value;
+    auto [value, error] = try_decode_msgpack<T>(bytes, options);
+    if (error) [[unlikely]] {
+        detail::raise(std::move(*error));
+    }
+    return std::move(value);
 }
 
 // The same from any other contiguous bytes: a std::string, std::vector<char>,
@@ -101,6 +118,18 @@ template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>) void decode_msgpack_into(
     const Bytes& bytes, T& out, const decode_options& options = {}) {
     decode_msgpack_into(detail::as_octets(bytes), out, options);
+}
+template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>)
+    [[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(const Bytes& bytes, T& out,
+                                                                      decode_storage<T>& storage,
+                                                                      const decode_options& options = {}) {
+    return try_decode_msgpack_into(detail::as_octets(bytes), out, storage, options);
+}
+template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>) void decode_msgpack_into(
+    const Bytes& bytes, T& out, decode_storage<T>& storage, const decode_options& options = {}) {
+    decode_msgpack_into(detail::as_octets(bytes), out, storage, options);
 }
 template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>)

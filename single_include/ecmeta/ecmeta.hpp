@@ -103,30 +103,84 @@ template <byte_range R>
 
 }  // namespace ecmeta
 // ---- end of ecmeta/bytes.hpp
-// ---- ecmeta/error.hpp
-// ecmeta — the wire forms' errors, thrown or returned, and the options of decoding.
+// ---- ecmeta/decode_storage.hpp
+// ecmeta — the storage a decode into a kept value keeps for the next one, owned by the engine.
+// Standard library only.
 // SPDX-License-Identifier: Apache-2.0
 
 
 #include <cstddef>
+#include <limits>
+
+// ---- ecmeta/detail/schema.hpp
+// ecmeta — one description of every field, read by the wire forms, validation and the test kit.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <array>
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+// ---- ecmeta/metadata.hpp
+// ecmeta — vLLM Mooncake encoder-cache connector metadata in C++.
+// The plain types and their fold; standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <concepts>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+// ---- ecmeta/detail/fold.hpp
+// ecmeta — the fold of rank reports: the rule kinds a report type lists once (fold_rules<T>), and
+// the one k-way algorithm that every form of aggregate runs. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <span>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+// ---- ecmeta/id_set.hpp
+// ecmeta — id_set: a sorted set of byte-string ids in one flat buffer; standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <algorithm>
+#include <bit>
+#include <compare>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
-
-// ---- ecmeta/detail/spares.hpp
-// ecmeta — storage a decode lets go of, kept on its thread for the next decode: the elements a
-// shortened list drops and the value an optional loses to null. Moved there and back, each keeps
-// its strings' and lists' buffers, so a value warmed on its largest message allocates nothing for
-// any later message no larger, whatever the sizes in between. Standard library only.
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <cstddef>
-#include <optional>
-#include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 // ---- ecmeta/detail/exceptions.hpp
@@ -188,249 +242,6 @@ void if_memory_allows(F&& f) noexcept {
 
 }  // namespace ecmeta::detail
 // ---- end of ecmeta/detail/exceptions.hpp
-
-namespace ecmeta::inline ECMETA_ABI::detail {
-
-// How to empty every pool this thread has made (release_spares).
-inline std::vector<void (*)() noexcept>& spare_pools() noexcept {
-    thread_local std::vector<void (*)() noexcept> pools;
-    return pools;
-}
-
-// This thread's spare values of type E. After each decode the pool keeps room for all the E the
-// decoded value holds (hold_room in walker.hpp), so dropping them later never allocates; the
-// room is never more than the items held plus what one value holds, whatever was decoded before.
-template <class E>
-struct spare_pool {
-    std::vector<E> items;
-    std::size_t wanted = 0;  // counted by hold_room's first walk, reserved by its second
-
-    void reserve_wanted() {
-        if (const std::size_t need = items.size() + wanted; need > items.capacity()) {
-            items.reserve(need > 2 * items.capacity() ? need : 2 * items.capacity());
-        }
-        wanted = 0;
-    }
-};
-
-template <class E>
-spare_pool<E>& spares() {
-    thread_local spare_pool<E> pool = [] {
-        spare_pools().push_back([]() noexcept { spares<E>() = spare_pool<E>{}; });
-        return spare_pool<E>{};
-    }();
-    return pool;
-}
-
-// Where the JSON reader decodes a string that has escapes, kept for the next decode on this thread
-// (at the size of the longest such string so far), so that one allocates nothing for it.
-inline std::string& escape_buffer() {
-    thread_local std::string buffer = [] {
-        spare_pools().push_back([]() noexcept { escape_buffer() = std::string{}; });
-        return std::string{};
-    }();
-    return buffer;
-}
-
-// Frees every pool of the calling thread.
-inline void release_spares() noexcept {
-    for (auto* release : spare_pools()) {
-        release();
-    }
-}
-
-// Scalars have no storage to keep.
-template <class E>
-inline constexpr bool keeps_storage = !std::is_arithmetic_v<E>;
-
-// Cuts `list` to n elements, keeping the dropped ones for a later grow(). Last first, so that
-// growing the list again gives each place back the element it had (and its buffers' sizes).
-template <class E>
-void shorten(std::vector<E>& list, std::size_t n) {
-    if constexpr (keeps_storage<E>) {
-        if (n < list.size()) {
-            std::vector<E>& pool = spares<E>().items;
-            if_memory_allows([&] {  // if not, those left are freed below, as without a pool
-                for (std::size_t i = list.size(); i-- > n;) {
-                    pool.push_back(std::move(list[i]));
-                }
-            });
-        }
-    }
-    list.erase(list.begin() + static_cast<std::ptrdiff_t>(n), list.end());
-}
-
-// Appends an element, a spare one when there is one (its old value is to be overwritten).
-template <class E>
-E& grow(std::vector<E>& list) {
-    if constexpr (keeps_storage<E>) {
-        spare_pool<E>& pool = spares<E>();
-        if (!pool.items.empty()) {
-            list.push_back(std::move(pool.items.back()));
-            pool.items.pop_back();
-            return list.back();
-        }
-    }
-    return list.emplace_back();
-}
-
-// Makes `o` null, keeping its value for a later fill().
-template <class E>
-void drop(std::optional<E>& o) noexcept {
-    if (o) {
-        if_memory_allows([&] { spares<E>().items.push_back(std::move(*o)); });  // if not, it is freed
-        o.reset();
-    }
-}
-
-// The value of `o`, made from a spare one when it is null (its old value is to be overwritten).
-template <class E>
-E& fill(std::optional<E>& o) {
-    if (!o) {
-        spare_pool<E>& pool = spares<E>();
-        if (pool.items.empty()) {
-            return o.emplace();
-        }
-        o.emplace(std::move(pool.items.back()));
-        pool.items.pop_back();
-    }
-    return *o;
-}
-
-}  // namespace ecmeta::detail
-// ---- end of ecmeta/detail/spares.hpp
-
-namespace ecmeta::inline ECMETA_ABI {
-
-// What every ecmeta error is: where (a JSON Pointer) and what was expected; what() reads
-// "<pointer>: <message>", with the document itself named "(root)". Catch this to take both errors.
-class error : public std::runtime_error {
-public:
-    // How the document's own pointer, "", is printed, which would read as nothing.
-    static constexpr std::string_view root = "(root)";
-
-    // The text is kept here, not in std::runtime_error, which may keep it only up to a NUL byte
-    // (libc++ does): what() returns it.
-    error(std::string pointer, const std::string& message, std::optional<std::size_t> offset = std::nullopt)
-        : std::runtime_error(""),
-          text_((pointer.empty() ? std::string{root} : pointer) + ": " + message),
-          pointer_(std::move(pointer)),
-          message_size_(message.size()),
-          offset_(offset) {}
-
-    [[nodiscard]] const char* what() const noexcept override { return text_.c_str(); }
-
-    // RFC 6901 JSON Pointer of the offending value; for a missing key, where it should be. A key
-    // may hold a NUL byte, where what(), a C string, stops: pointer() and message() keep every byte.
-    [[nodiscard]] const std::string& pointer() const noexcept { return pointer_; }
-    // what() without the pointer: "<what was expected>, got <what was found>".
-    [[nodiscard]] std::string_view message() const noexcept {
-        const std::size_t prefix = (pointer_.empty() ? root.size() : pointer_.size()) + 2;
-        return {text_.data() + prefix, message_size_};
-    }
-    // Byte offset into the input, for errors of syntax rather than of meaning; none for encoding.
-    [[nodiscard]] std::optional<std::size_t> offset() const noexcept { return offset_; }
-
-private:
-    std::string text_;
-    std::string pointer_;
-    std::size_t message_size_;
-    std::optional<std::size_t> offset_;
-};
-
-// Bad input: what() reads "<pointer>: <what was expected>, got <what was found>".
-class decode_error : public error {
-public:
-    using error::error;
-};
-
-// A value that has no wire form (a string that is not UTF-8); pointer() says which.
-class encode_error : public error {
-public:
-    encode_error(std::string pointer, const std::string& message) : error(std::move(pointer), message) {}
-};
-
-// What the try_ calls return for a fresh value: the value, or T{} and the error. Read it with a
-// structured binding, as std::from_chars' result: `auto [step, error] = try_decode<T>(json);`.
-template <class T, class Error>
-struct result {
-    T value{};
-    std::optional<Error> error{};
-
-    // True on success.
-    [[nodiscard]] explicit operator bool() const noexcept { return !error; }
-};
-
-struct decode_options {
-    // Inputs longer than this many bytes are refused before parsing; 0 means no limit.
-    std::size_t max_input_bytes = 0;
-    // Refuse keys the schema does not know, instead of ignoring them as Python does.
-    bool reject_unknown_keys = false;
-};
-
-// Frees what decoding keeps on the calling thread for the next decode: the elements shortened
-// lists dropped and the values optionals lost to null, with their buffers, and the buffer strings
-// with escapes are decoded into. For a long-running process after an outsized message, which
-// would otherwise keep them at its size.
-inline void release_thread_buffers() noexcept {
-    detail::release_spares();
-}
-
-}  // namespace ecmeta
-// ---- end of ecmeta/error.hpp
-// ---- ecmeta/json.hpp
-// ecmeta — the JSON wire form: canonical JSON text, written and read by ecmeta itself; standard
-// library only (nlohmann_json's DOM integration is <ecmeta/nlohmann.hpp>).
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <concepts>
-#include <cstddef>
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
-
-// ---- ecmeta/detail/json/reader.hpp
-// ecmeta — JSON text's pull reader, which the decoder generated per type reads through
-// (walker.hpp): the input's bytes read once, in order, with no DOM, no tape and no copy of a
-// string without escapes. It accepts exactly what nlohmann_json's parser accepts, but for a NUL
-// byte, which JSON text never holds and nlohmann takes for the end of the input. Standard library
-// only.
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <array>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <string>
-#include <string_view>
-#include <vector>
-
-// ---- ecmeta/id_set.hpp
-// ecmeta — id_set: a sorted set of byte-string ids in one flat buffer; standard library only.
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <algorithm>
-#include <bit>
-#include <compare>
-#include <concepts>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <initializer_list>
-#include <limits>
-#include <stdexcept>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
 // ---- ecmeta/detail/id_order.hpp
 // ecmeta — the order of ids (bytes compared unsigned, as std::string compares them), through
 // their first eight bytes as one big-endian integer, so that most comparisons are one integer
@@ -937,7 +748,7 @@ private:
 
     // Entries [0, sorted) are sorted and unique; the rest were appended: sort, merge, deduplicate.
     // False where every id was already in place (canonical input).
-    bool normalize(std::size_t sorted) {
+    bool normalize(std::size_t sorted, bool reclaim = true) {
         if (sorted_from(sorted)) {
             return false;
         }
@@ -954,7 +765,9 @@ private:
             }
         }
         entries_.resize(kept);
-        reclaim_if_mostly_garbage();
+        if (reclaim) {
+            reclaim_if_mostly_garbage();
+        }
         return true;
     }
 
@@ -997,7 +810,13 @@ struct id_set_access {
 
     // Decoding: append every id as it comes, then sort and deduplicate once (a no-op for sorted input).
     static void append(id_set& s, std::string_view id) { s.append(id); }
-    static void finish(id_set& s) { static_cast<void>(s.normalize(0)); }
+    // Sorted and deduplicated in place: a repeated id's bytes stay as garbage until the next
+    // clear, so that decoding into a warm set never allocates.
+    static void finish(id_set& s) { static_cast<void>(s.normalize(0, false)); }
+    [[nodiscard]] static std::size_t heap_bytes(const id_set& s) noexcept {
+        const bool on_heap = s.chars_.capacity() > std::string{}.capacity();  // not in the string itself
+        return s.entries_.capacity() * sizeof(entry) + (on_heap ? s.chars_.capacity() + 1 : 0);
+    }
 
     // Building a result whose ids arrive in order, unique: room first, then one append each.
     static void reserve(id_set& s, std::size_t ids, std::size_t bytes) {
@@ -1063,72 +882,6 @@ struct id_set_access {
 }  // namespace detail
 }  // namespace ecmeta
 // ---- end of ecmeta/id_set.hpp
-// ---- ecmeta/detail/fault.hpp
-// ecmeta — how a decode fails without throwing: the pull readers (json/reader.hpp,
-// msgpack/reader.hpp, json/dom.hpp) and the walker record a fault, the first one wins, and from
-// then on every read returns at once with a harmless value and every cursor says it is done, so
-// the walk unwinds by plain returns and its caller reads the fault. A refusing reader (the fast
-// path) records only that it failed; a naming reader records what and where.
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <charconv>
-#include <cstddef>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <utility>
-
-// ---- ecmeta/detail/schema.hpp
-// ecmeta — one description of every field, read by the wire forms, validation and the test kit.
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <array>
-#include <charconv>
-#include <cstddef>
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <tuple>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
-// ---- ecmeta/metadata.hpp
-// ecmeta — vLLM Mooncake encoder-cache connector metadata in C++.
-// The plain types and their fold; standard library only.
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <concepts>
-#include <cstdint>
-#include <optional>
-#include <span>
-#include <string>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
-// ---- ecmeta/detail/fold.hpp
-// ecmeta — the fold of rank reports: the rule kinds a report type lists once (fold_rules<T>), and
-// the one k-way algorithm that every form of aggregate runs. Standard library only.
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <algorithm>
-#include <array>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <numeric>
-#include <span>
-#include <tuple>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
 // ---- ecmeta/detail/reflect.hpp
 // ecmeta — the number of members of an aggregate, and whether a table's member pointers are all
 // different, so that tables listing every member (the wire schema, the fold's rules) are checked
@@ -2050,16 +1803,17 @@ inline constexpr std::uint32_t required_fields = std::apply(
     },
     schema<T>::fields);
 
-// Gives v the default of its member (the value in a fresh T{}), keeping its storage. Every
-// container member defaults to empty and every optional to nullopt; scalars take T{}'s value.
-template <class T, class M>
-void to_default(M& v, M T::*member) {
+// Gives v the default of its member (the value in a fresh T{}), keeping its storage in `keep`
+// (storage.hpp). Every container member defaults to empty and every optional to nullopt; scalars
+// take T{}'s value.
+template <class T, class M, class Keep>
+void to_default(M& v, M T::*member, Keep& keep) {
     if constexpr (form_of<M>() == form::nullable) {
-        drop(v);
+        keep.drop(v);
     } else if constexpr (scalar_form<M>) {
         v = T{}.*member;
     } else if constexpr (form_of<M>() == form::list) {
-        shorten(v, 0);
+        keep.shorten(v, 0);
     } else {
         v.clear();
     }
@@ -2067,12 +1821,12 @@ void to_default(M& v, M T::*member) {
 
 // Gives each field of `value` that is not in `seen` (bit i: field i) its default, keeping its
 // storage: what a decoded input left out, as T{} has it.
-template <class T>
-void to_defaults(T& value, std::uint32_t seen) {
+template <class T, class Keep>
+void to_defaults(T& value, std::uint32_t seen, Keep& keep) {
     std::size_t i = 0;
     for_each_field<T>([&](const auto& fd) {
         if ((seen & (std::uint32_t{1} << i++)) == 0) {
-            to_default(value.*fd.member, fd.member);
+            to_default(value.*fd.member, fd.member, keep);
         }
     });
 }
@@ -2088,13 +1842,13 @@ constexpr bool list_of(form e) {
 }
 
 // Gives every member of a decoded value its default, keeping what storage it can: a decode that
-// throws leaves its target equal to T{}, never half-written.
-template <class T>
-void reset_in_place(T& value) {
+// fails leaves its target equal to T{}, never half-written.
+template <class T, class Keep>
+void reset_in_place(T& value, Keep& keep) {
     if constexpr (form_of<T>() == form::message) {
-        to_defaults(value, 0);
+        to_defaults(value, 0, keep);
     } else {
-        shorten(value, 0);  // a list of messages
+        keep.shorten(value, 0);  // a list of messages
     }
 }
 
@@ -2193,6 +1947,752 @@ bool walk_places(const T& value, std::string& pointer, At&& at, String&& string)
 
 }  // namespace ecmeta::detail
 // ---- end of ecmeta/detail/schema.hpp
+// ---- ecmeta/detail/storage.hpp
+// ecmeta — what decoding into a kept value keeps for the next decode (decode_storage<T> owns one;
+// the plain calls use one per thread and type), and the rule that makes a warm value allocate
+// nothing:
+//   - pools: the elements a shortened list drops and the value an optional loses to null, moved
+//     there and back with their buffers, so that a list may shrink and grow again;
+//   - marks: per field, the most elements a list there held and the longest string there. After
+//     a decode that raised a mark, every list and string of that field (in the value and in the
+//     pools) is given room for it, so that a later message whose every list and string is no
+//     longer than its field's mark needs no allocation, wherever its long strings sit;
+//   - the buffer the JSON reader decodes a string with escapes into.
+// Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+// The most elements and the longest string (or id) decoded at one field.
+struct mark {
+    std::size_t count = 0;
+    std::size_t length = 0;
+
+    void take(const mark& other) noexcept {
+        count = other.count > count ? other.count : count;
+        length = other.length > length ? other.length : length;
+    }
+};
+
+template <class E>
+struct spare_pool {
+    std::vector<E> items;
+    std::size_t wanted = 0;  // counted by hold_room's first walk, reserved by its second
+
+    void reserve_wanted() {
+        if (const std::size_t need = items.size() + wanted; need > items.capacity()) {
+            items.reserve(need > 2 * items.capacity() ? need : 2 * items.capacity());
+        }
+        wanted = 0;
+    }
+};
+
+// Scalars have no storage to keep.
+template <class E>
+inline constexpr bool keeps_storage = !std::is_arithmetic_v<E>;
+
+// ---- the types a storage holds, from T's schema ---------------------------------------------
+
+template <class... Ts>
+struct type_list {};
+
+template <class List, class T>
+struct with_type;
+template <class... Ts, class T>
+struct with_type<type_list<Ts...>, T> {
+    using type = std::conditional_t<(std::is_same_v<T, Ts> || ...), type_list<Ts...>, type_list<Ts..., T>>;
+};
+
+template <class T, class... Ts>
+consteval std::size_t index_in(type_list<Ts...> /*unused*/) {
+    constexpr bool same[] = {std::is_same_v<T, Ts>...};
+    std::size_t i = 0;
+    while (!same[i]) {
+        ++i;
+    }
+    return i;
+}
+
+template <class T, std::size_t I>
+using member_t = typename std::tuple_element_t<I, std::remove_const_t<decltype(schema<T>::fields)>>::member_type;
+
+// Messages: every struct a T holds, at any depth. Pooled: every type a list or optional in it
+// holds whose storage a pool keeps.
+template <class T, class Messages, class Pooled, form F = form_of<T>()>
+struct reach {
+    using messages = Messages;
+    using pooled = Pooled;
+};
+template <class T, class Messages, class Pooled>
+struct reach<T, Messages, Pooled, form::list>
+    : reach<typename T::value_type, Messages,
+            std::conditional_t<keeps_storage<typename T::value_type>,
+                               typename with_type<Pooled, typename T::value_type>::type, Pooled>> {};
+template <class T, class Messages, class Pooled>
+struct reach<T, Messages, Pooled, form::nullable>
+    : reach<typename T::value_type, Messages, typename with_type<Pooled, typename T::value_type>::type> {};
+
+template <class T, class Messages, class Pooled, std::size_t I = 0, bool End = I == field_count<T>()>
+struct reach_fields {
+    using field = reach<member_t<T, I>, Messages, Pooled>;
+    using rest = reach_fields<T, typename field::messages, typename field::pooled, I + 1>;
+    using messages = typename rest::messages;
+    using pooled = typename rest::pooled;
+};
+template <class T, class Messages, class Pooled, std::size_t I>
+struct reach_fields<T, Messages, Pooled, I, true> {
+    using messages = Messages;
+    using pooled = Pooled;
+};
+template <class T, class Messages, class Pooled, bool Seen>
+struct reach_message : reach_fields<T, typename with_type<Messages, T>::type, Pooled> {};
+template <class T, class Messages, class Pooled>
+struct reach_message<T, Messages, Pooled, true> {  // reached before: its fields are in already
+    using messages = Messages;
+    using pooled = Pooled;
+};
+template <class T, class... Ms, class Pooled>
+struct reach<T, type_list<Ms...>, Pooled, form::message>
+    : reach_message<T, type_list<Ms...>, Pooled, (std::is_same_v<T, Ms> || ...)> {};
+
+// Whether a value of type M holds E's directly, through lists and optionals (not inside a message).
+template <class M, class E>
+consteval bool holds() {
+    if constexpr (std::is_same_v<M, E>) {
+        return true;
+    } else if constexpr (form_of<M>() == form::list || form_of<M>() == form::nullable) {
+        return holds<typename M::value_type, E>();
+    } else {
+        return false;
+    }
+}
+
+// Heap bytes a value owns (an SSO string owns none).
+template <class X>
+std::size_t heap_bytes(const X& x) noexcept {
+    constexpr form f = form_of<X>();
+    if constexpr (f == form::string) {
+        return x.capacity() > std::string{}.capacity() ? x.capacity() + 1 : 0;  // else in the string itself
+    } else if constexpr (f == form::ids) {
+        return id_set_access::heap_bytes(x);
+    } else if constexpr (f == form::nullable) {
+        return x ? heap_bytes(*x) : 0;
+    } else if constexpr (f == form::list) {
+        std::size_t n = x.capacity() * sizeof(typename X::value_type);
+        if constexpr (keeps_storage<typename X::value_type>) {
+            for (const auto& e : x) {
+                n += heap_bytes(e);
+            }
+        }
+        return n;
+    } else if constexpr (f == form::message) {
+        std::size_t n = 0;
+        for_each_field<X>([&](const auto& fd) { n += heap_bytes(x.*fd.member); });
+        return n;
+    } else {
+        return 0;
+    }
+}
+
+template <class List, template <class...> class To>
+struct rebind_list;
+template <class... Ts, template <class...> class To>
+struct rebind_list<type_list<Ts...>, To> {
+    using type = To<Ts...>;
+};
+
+template <class... Ms>
+using marks_of = std::tuple<std::array<mark, field_count<Ms>()>...>;
+template <class... Es>
+using pools_of = std::tuple<spare_pool<Es>...>;
+
+// The storage decoding into a T keeps. One thread at a time.
+template <class T>
+class storage {
+    using reached = reach<T, type_list<>, type_list<>>;
+    using messages = typename reached::messages;
+    using pooled = typename reached::pooled;
+
+public:
+    static constexpr bool keeps = true;
+
+    // ---- what the walker asks of it
+
+    template <class S, std::size_t I>
+    [[nodiscard]] mark& field_mark() noexcept {
+        return std::get<index_in<S>(messages{})>(marks_)[I];
+    }
+    [[nodiscard]] mark& root_mark() noexcept { return root_; }
+
+    void saw_length(mark& m, std::size_t n) noexcept {
+        if (n > m.length) [[unlikely]] {
+            rise();
+            m.length = n;
+        }
+    }
+    void saw_count(mark& m, std::size_t n) noexcept {
+        if (n > m.count) [[unlikely]] {
+            rise();
+            m.count = n;
+        }
+    }
+
+    [[nodiscard]] std::string& escapes() noexcept { return escapes_; }
+
+    // Cuts `list` to n elements, keeping the dropped ones for a later grow(). Last first, so that
+    // growing the list again gives each place back the element it had.
+    template <class E>
+    void shorten(std::vector<E>& list, std::size_t n) {
+        if constexpr (keeps_storage<E>) {
+            if (n < list.size()) {
+                std::vector<E>& pool = pool_of<E>().items;
+                if_memory_allows([&] {  // if not, those left are freed below, as without a pool
+                    for (std::size_t i = list.size(); i-- > n;) {
+                        pool.push_back(std::move(list[i]));
+                    }
+                });
+            }
+        }
+        list.erase(list.begin() + static_cast<std::ptrdiff_t>(n), list.end());
+    }
+
+    // Appends an element, a spare one when there is one (its old value is to be overwritten).
+    template <class E>
+    E& grow(std::vector<E>& list) {
+        if constexpr (keeps_storage<E>) {
+            std::vector<E>& pool = pool_of<E>().items;
+            if (!pool.empty()) {
+                list.push_back(std::move(pool.back()));
+                pool.pop_back();
+                return list.back();
+            }
+        }
+        return list.emplace_back();
+    }
+
+    // Makes `o` null, keeping its value for a later fill().
+    template <class E>
+    void drop(std::optional<E>& o) noexcept {
+        if (o) {
+            if_memory_allows([&] { pool_of<E>().items.push_back(std::move(*o)); });  // if not, it is freed
+            o.reset();
+        }
+    }
+
+    // The value of `o`, made from a spare one when it is null (its old value is to be overwritten).
+    template <class E>
+    E& fill(std::optional<E>& o) {
+        if (!o) {
+            std::vector<E>& pool = pool_of<E>().items;
+            if (pool.empty()) {
+                return o.emplace();
+            }
+            o.emplace(std::move(pool.back()));
+            pool.pop_back();
+        }
+        return *o;
+    }
+
+    // After each decode of `input_size` bytes into `value`: if the decode succeeded and raised a
+    // mark, room in every list and string for its field's mark (unless that would exceed the
+    // budget); if it failed, the marks as they were. Then room in the pools for all that a later
+    // decode may drop from the value, and everything freed if what is kept exceeds the limit.
+    void settle(T& value, std::size_t input_size, bool ok) {
+        if (ok) {
+            largest_ = input_size > largest_ ? input_size : largest_;
+        }
+        if (rose_) [[unlikely]] {
+            if (!ok) {
+                marks_ = before_.first;
+                root_ = before_.second;
+            } else if (lifted<false>(value) <= budget()) {
+                lifted<true>(value);
+            }
+            rose_ = false;
+        }
+        hold_room(value, false);
+        hold_room(value, true);
+        if (limit_ != std::numeric_limits<std::size_t>::max() && bytes() > limit_) {
+            release();
+        }
+    }
+
+    // What the value and the pools may hold once given room for the marks: four times the
+    // largest input decoded (strings and lists in memory take about twice their JSON's bytes),
+    // and at least 1 MiB. Past it a value may still allocate for a message it covers, but marks
+    // raised by different messages (the most ids and the longest id) never multiply into more.
+    [[nodiscard]] std::size_t budget() const noexcept {
+        constexpr std::size_t floor = std::size_t{1} << 20U;
+        const std::size_t scaled = largest_ > std::numeric_limits<std::size_t>::max() / 4 ? largest_ : 4 * largest_;
+        return scaled > floor ? scaled : floor;
+    }
+
+    // ---- what decode_storage offers
+
+    [[nodiscard]] std::size_t bytes() const noexcept {
+        std::size_t n = heap_bytes(escapes_);
+        std::apply([&](const auto&... pool) { ((n += heap_bytes(pool.items)), ...); }, pools_);
+        return n;
+    }
+    [[nodiscard]] std::size_t limit() const noexcept { return limit_; }
+    void set_limit(std::size_t bytes) noexcept { limit_ = bytes; }
+
+    // Frees the pools and the buffer, and forgets the marks.
+    void release() noexcept {
+        pools_ = decltype(pools_){};
+        marks_ = decltype(marks_){};
+        root_ = {};
+        largest_ = 0;
+        std::string{}.swap(escapes_);  // assigning a short string would keep the buffer
+        rose_ = false;
+    }
+
+private:
+    template <class E>
+    [[nodiscard]] spare_pool<E>& pool_of() noexcept {
+        return std::get<spare_pool<E>>(pools_);
+    }
+
+    template <std::size_t N>
+    static mark widest(const std::array<mark, N>& fields) noexcept {
+        mark m{};
+        for (const mark& field : fields) {
+            m.take(field);
+        }
+        return m;
+    }
+
+    // Whether a later decode into a T may drop anything into the pools: list elements that keep
+    // storage, or an optional's value, at any depth.
+    template <class X>
+    static consteval bool may_drop() {
+        constexpr form f = form_of<X>();
+        if constexpr (f == form::nullable) {
+            return true;
+        } else if constexpr (f == form::list) {
+            return keeps_storage<typename X::value_type> || may_drop<typename X::value_type>();
+        } else if constexpr (f == form::message) {
+            return std::apply(
+                [](const auto&... fd) {
+                    return (may_drop<typename std::remove_cvref_t<decltype(fd)>::member_type>() || ...);
+                },
+                schema<X>::fields);
+        } else {
+            return false;
+        }
+    }
+
+    // Room in the pools for all `value` holds that a later decode into it may drop, so that
+    // dropping never allocates. Walked twice: the first walk counts into each pool, the second
+    // reserves. Room follows what the decoded value holds, not how many values were ever decoded.
+    template <class X>
+    void hold_room(const X& value, bool reserve) {
+        constexpr form f = form_of<X>();
+        if constexpr (f == form::nullable) {
+            if (value) {
+                spare_pool<typename X::value_type>& pool = pool_of<typename X::value_type>();
+                reserve ? pool.reserve_wanted() : static_cast<void>(++pool.wanted);
+                hold_room(*value, reserve);
+            }
+        } else if constexpr (f == form::list) {
+            using E = typename X::value_type;
+            if constexpr (keeps_storage<E>) {
+                spare_pool<E>& pool = pool_of<E>();
+                reserve ? pool.reserve_wanted() : static_cast<void>(pool.wanted += value.size());
+            }
+            if constexpr (may_drop<E>()) {
+                for (const E& e : value) {
+                    hold_room(e, reserve);
+                }
+            }
+        } else if constexpr (f == form::message && may_drop<X>()) {
+            for_each_field<X>([&](const auto& fd) { hold_room(value.*fd.member, reserve); });
+        }
+    }
+
+    // The marks as they were before this decode raised one, to put back if it fails: garbage
+    // does not raise them.
+    void rise() noexcept {
+        if (!rose_) {
+            before_ = {marks_, root_};
+            rose_ = true;
+        }
+    }
+
+    // The heap bytes the value and the pools hold once given room for the marks; Apply: given it.
+    template <bool Apply>
+    std::size_t lifted(T& value) {
+        std::size_t n = lift<Apply>(value, root_);
+        std::apply([&](auto&... pool) { ((n += lift_pool<Apply>(pool)), ...); }, pools_);
+        mark most = root_;  // a string with escapes is decoded whole into escapes_
+        std::apply([&](const auto&... fields) { (most.take(widest(fields)), ...); }, marks_);
+        n += most.length + 1;
+        if constexpr (Apply) {
+            escapes_.reserve(most.length);
+        }
+        return n;
+    }
+
+    // Room in x, at a field whose mark is m, for the longest list and string seen there (Apply),
+    // and the heap bytes x then owns.
+    template <bool Apply, class X>
+    std::size_t lift(X& x, const mark& m) {
+        constexpr form f = form_of<X>();
+        if constexpr (f == form::string) {
+            if constexpr (Apply) {
+                x.reserve(m.length);
+            }
+            const std::size_t room = x.capacity() > m.length ? x.capacity() : m.length;
+            return room <= std::string{}.capacity() ? 0 : room + 1;
+        } else if constexpr (f == form::ids) {
+            const std::size_t most = m.length == 0 ? 0 : id_set::max_bytes() / m.length;
+            const std::size_t bytes = (m.count < most ? m.count : most) * m.length;
+            if constexpr (Apply) {
+                id_set_access::reserve(x, m.count, bytes);
+            }
+            const std::size_t held = heap_bytes(x);
+            const std::size_t wanted = m.count * sizeof(id_set_access::entry) + bytes + 1;
+            return held > wanted ? held : wanted;
+        } else if constexpr (f == form::nullable) {
+            return x ? lift<Apply>(*x, m) : 0;
+        } else if constexpr (f == form::list) {
+            using E = typename X::value_type;
+            if constexpr (Apply) {
+                x.reserve(m.count);
+            }
+            std::size_t n = (x.capacity() > m.count ? x.capacity() : m.count) * sizeof(E);
+            if constexpr (form_of<E>() == form::nullable) {
+                // Values for the nulls too, in the pool, as a later list may have none.
+                std::size_t held = 0;
+                for (const auto& e : x) {
+                    held += e.has_value() ? 1 : 0;
+                }
+                std::vector<typename E::value_type>& pool = pool_of<typename E::value_type>().items;
+                const std::size_t have = pool.size() + held;
+                if (have < m.count) {
+                    if constexpr (Apply) {
+                        pool.resize(m.count - held);  // given their room with the pool's
+                    } else {
+                        typename E::value_type fresh{};
+                        n += (m.count - have) * (sizeof fresh + lift<false>(fresh, m));
+                    }
+                }
+            }
+            if constexpr (keeps_storage<E>) {
+                for (auto& e : x) {
+                    n += lift<Apply>(e, m);
+                }
+            }
+            return n;
+        } else if constexpr (f == form::message) {
+            return lift_fields<Apply>(x, std::make_index_sequence<field_count<X>()>{});
+        } else {
+            return 0;
+        }
+    }
+    template <bool Apply, class S, std::size_t... I>
+    std::size_t lift_fields(S& s, std::index_sequence<I...> /*unused*/) {
+        return (std::size_t{0} + ... + lift<Apply>(s.*std::get<I>(schema<S>::fields).member, field_mark<S, I>()));
+    }
+
+    // A pool's elements come from every field that holds E's: each gets room for all of theirs.
+    template <bool Apply, class E>
+    std::size_t lift_pool(spare_pool<E>& pool) {
+        mark m{};
+        if constexpr (holds<T, E>()) {
+            m.take(root_);
+        }
+        each_field(messages{}, [&]<class S, std::size_t I>() {
+            if constexpr (holds<member_t<S, I>, E>()) {
+                m.take(field_mark<S, I>());
+            }
+        });
+        std::size_t n = pool.items.capacity() * sizeof(E);
+        for (E& e : pool.items) {
+            n += lift<Apply>(e, m);
+        }
+        return n;
+    }
+    template <class... Ms, class F>
+    static void each_field(type_list<Ms...> /*unused*/, F&& f) {
+        (each_field_of<Ms>(f, std::make_index_sequence<field_count<Ms>()>{}), ...);
+    }
+    template <class S, class F, std::size_t... I>
+    static void each_field_of(F& f, std::index_sequence<I...> /*unused*/) {
+        (f.template operator()<S, I>(), ...);
+    }
+
+    typename rebind_list<messages, marks_of>::type marks_{};
+    typename rebind_list<pooled, pools_of>::type pools_{};
+    mark root_{};                                 // a list of messages: its length
+    std::pair<decltype(marks_), mark> before_{};  // the marks before this decode raised one
+    std::string escapes_{};
+    std::size_t largest_ = 0;  // the longest input decoded, in bytes
+    std::size_t limit_ = std::numeric_limits<std::size_t>::max();
+    bool rose_ = false;
+};
+
+// A fresh value's decode keeps nothing: lists grow and optionals fill as they would anyway.
+class no_storage {
+public:
+    static constexpr bool keeps = false;
+
+    template <class S, std::size_t I>
+    [[nodiscard]] mark& field_mark() noexcept {
+        return unused_;
+    }
+    [[nodiscard]] mark& root_mark() noexcept { return unused_; }
+    void saw_length(mark& /*unused*/, std::size_t /*unused*/) const noexcept {}
+    void saw_count(mark& /*unused*/, std::size_t /*unused*/) const noexcept {}
+    [[nodiscard]] std::string& escapes() noexcept { return escapes_; }
+
+    template <class E>
+    static void shorten(std::vector<E>& list, std::size_t n) {
+        list.erase(list.begin() + static_cast<std::ptrdiff_t>(n), list.end());
+    }
+    template <class E>
+    static E& grow(std::vector<E>& list) {
+        return list.emplace_back();
+    }
+    template <class E>
+    static void drop(std::optional<E>& o) noexcept {
+        o.reset();
+    }
+    template <class E>
+    static E& fill(std::optional<E>& o) {
+        return o ? *o : o.emplace();
+    }
+    template <class T>
+    static void settle(const T& /*unused*/, std::size_t /*unused*/, bool /*unused*/) noexcept {}
+
+private:
+    mark unused_{};
+    std::string escapes_{};
+};
+
+// How to free every storage the plain calls made on this thread (release_thread_buffers).
+inline std::vector<void (*)() noexcept>& thread_storages() noexcept {
+    thread_local std::vector<void (*)() noexcept> releases;
+    return releases;
+}
+
+template <class T>
+storage<T>& thread_storage() {
+    thread_local storage<T> kept = [] {
+        thread_storages().push_back([]() noexcept { thread_storage<T>().release(); });
+        return storage<T>{};
+    }();
+    return kept;
+}
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/storage.hpp
+
+namespace ecmeta::inline ECMETA_ABI {
+
+namespace detail {
+struct storage_access;
+}  // namespace detail
+
+// What decode_into and decode_msgpack_into keep between decodes into values of type T: the
+// elements a shortened list dropped and the value an optional lost to null, with their buffers;
+// for each field, the most elements and the longest string it has held, which every list and
+// string decoded there is given room for; and the buffer a JSON string with escapes is decoded
+// into. With it, a value warmed on a message allocates nothing for any later message whose every
+// list and string is no longer than the longest its field held (docs/decoding.md).
+//
+// The calls without one use one per thread and type; pass your own to give each connection or
+// thread its own, to see what it keeps and to bound it. One decode at a time may use it: like a
+// std::string, it may move between threads but is not shared by them. Any number of values of
+// type T may be decoded into through one storage.
+//
+// What it keeps never exceeds what the values decoded through it have dropped (each list and
+// string at its field's mark) and the longest string, and, when a limit is set, the limit: a
+// decode after which it would hold more frees it all.
+template <wire_type T>
+class decode_storage {
+public:
+    decode_storage() = default;
+    // Keeps at most `limit` bytes between decodes.
+    explicit decode_storage(std::size_t limit) noexcept { kept_.set_limit(limit); }
+
+    // Heap bytes it holds now (not counting the values decoded into).
+    [[nodiscard]] std::size_t bytes() const noexcept { return kept_.bytes(); }
+
+    [[nodiscard]] std::size_t limit() const noexcept { return kept_.limit(); }
+    void set_limit(std::size_t limit) noexcept { kept_.set_limit(limit); }
+    void remove_limit() noexcept { kept_.set_limit(std::numeric_limits<std::size_t>::max()); }
+
+    // Frees all it holds and forgets the marks: the next decodes start over, as with a new one.
+    void release() noexcept { kept_.release(); }
+
+private:
+    friend struct detail::storage_access;
+    detail::storage<T> kept_{};
+};
+
+// Frees what the calls without a decode_storage keep on the calling thread, for every type. For a
+// long-running process after an outsized message, which would otherwise keep them at its size.
+inline void release_thread_buffers() noexcept {
+    for (auto* release : detail::thread_storages()) {
+        release();
+    }
+}
+
+namespace detail {
+
+struct storage_access {
+    template <class T>
+    static storage<T>& of(decode_storage<T>& s) noexcept {
+        return s.kept_;
+    }
+};
+
+}  // namespace detail
+}  // namespace ecmeta
+// ---- end of ecmeta/decode_storage.hpp
+// ---- ecmeta/error.hpp
+// ecmeta — the wire forms' errors, thrown or returned, and the options of decoding.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace ecmeta::inline ECMETA_ABI {
+
+// What every ecmeta error is: where (a JSON Pointer) and what was expected; what() reads
+// "<pointer>: <message>", with the document itself named "(root)". Catch this to take both errors.
+class error : public std::runtime_error {
+public:
+    // How the document's own pointer, "", is printed, which would read as nothing.
+    static constexpr std::string_view root = "(root)";
+
+    // The text is kept here, not in std::runtime_error, which may keep it only up to a NUL byte
+    // (libc++ does): what() returns it.
+    error(std::string pointer, const std::string& message, std::optional<std::size_t> offset = std::nullopt)
+        : std::runtime_error(""),
+          text_((pointer.empty() ? std::string{root} : pointer) + ": " + message),
+          pointer_(std::move(pointer)),
+          message_size_(message.size()),
+          offset_(offset) {}
+
+    [[nodiscard]] const char* what() const noexcept override { return text_.c_str(); }
+
+    // RFC 6901 JSON Pointer of the offending value; for a missing key, where it should be. A key
+    // may hold a NUL byte, where what(), a C string, stops: pointer() and message() keep every byte.
+    [[nodiscard]] const std::string& pointer() const noexcept { return pointer_; }
+    // what() without the pointer: "<what was expected>, got <what was found>".
+    [[nodiscard]] std::string_view message() const noexcept {
+        const std::size_t prefix = (pointer_.empty() ? root.size() : pointer_.size()) + 2;
+        return {text_.data() + prefix, message_size_};
+    }
+    // Byte offset into the input, for errors of syntax rather than of meaning; none for encoding.
+    [[nodiscard]] std::optional<std::size_t> offset() const noexcept { return offset_; }
+
+private:
+    std::string text_;
+    std::string pointer_;
+    std::size_t message_size_;
+    std::optional<std::size_t> offset_;
+};
+
+// Bad input: what() reads "<pointer>: <what was expected>, got <what was found>".
+class decode_error : public error {
+public:
+    using error::error;
+};
+
+// A value that has no wire form (a string that is not UTF-8); pointer() says which.
+class encode_error : public error {
+public:
+    encode_error(std::string pointer, const std::string& message) : error(std::move(pointer), message) {}
+};
+
+// What the try_ calls return for a fresh value: the value, or T{} and the error. Read it with a
+// structured binding, as std::from_chars' result: `auto [step, error] = try_decode<T>(json);`.
+template <class T, class Error>
+struct result {
+    T value{};
+    std::optional<Error> error{};
+
+    // True on success.
+    [[nodiscard]] explicit operator bool() const noexcept { return !error; }
+};
+
+struct decode_options {
+    // Inputs longer than this many bytes are refused before parsing; 0 means no limit.
+    std::size_t max_input_bytes = 0;
+    // Refuse keys the schema does not know, instead of ignoring them as Python does.
+    bool reject_unknown_keys = false;
+};
+
+}  // namespace ecmeta
+// ---- end of ecmeta/error.hpp
+// ---- ecmeta/json.hpp
+// ecmeta — the JSON wire form: canonical JSON text, written and read by ecmeta itself; standard
+// library only (nlohmann_json's DOM integration is <ecmeta/nlohmann.hpp>).
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+// ---- ecmeta/detail/json/reader.hpp
+// ecmeta — JSON text's pull reader, which the decoder generated per type reads through
+// (walker.hpp): the input's bytes read once, in order, with no DOM, no tape and no copy of a
+// string without escapes. It accepts exactly what nlohmann_json's parser accepts, but for a NUL
+// byte, which JSON text never holds and nlohmann takes for the end of the input. Standard library
+// only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// ---- ecmeta/detail/fault.hpp
+// ecmeta — how a decode fails without throwing: the pull readers (json/reader.hpp,
+// msgpack/reader.hpp, json/dom.hpp) and the walker record a fault, the first one wins, and from
+// then on every read returns at once with a harmless value and every cursor says it is done, so
+// the walk unwinds by plain returns and its caller reads the fault. A refusing reader (the fast
+// path) records only that it failed; a naming reader records what and where.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <charconv>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
@@ -2944,8 +3444,9 @@ public:
     };
     using object_cursor = array_cursor;
 
-    explicit reader(std::string_view in) noexcept
-        : begin_(in.data()), p_(in.data()), end_(in.data() + in.size()), kernel_(current_kernel()) {}
+    // `buffer`: where a string with escapes is decoded (storage<T>::escapes, kept between decodes).
+    reader(std::string_view in, std::string& buffer) noexcept
+        : begin_(in.data()), p_(in.data()), end_(in.data() + in.size()), kernel_(current_kernel()), buffer_(buffer) {}
 
     // A UTF-8 byte order mark may lead, as nlohmann's lexer allows.
     [[nodiscard]] value root() noexcept {
@@ -3619,8 +4120,8 @@ private:
     const char* begin_;
     const char* p_;
     const char* end_;
-    kernel kernel_;                          // chosen once per read
-    std::string& buffer_ = escape_buffer();  // the last string that had escapes, decoded
+    kernel kernel_;        // chosen once per read
+    std::string& buffer_;  // the last string that had escapes, decoded
 };
 
 }  // namespace ecmeta::detail::json
@@ -4187,18 +4688,21 @@ namespace ecmeta::inline ECMETA_ABI::detail {
 //       static bool. False: only that it failed (refuse()). True: the fault says what and where
 //       (recorded()): for a value of another type, what was found (type_unnamed); for input that
 //       is not well-formed, the message and offset. The walker adds the pointer.
-template <class R>
+//
+// Keep is where a decode into a kept value keeps what it drops and the marks of each field
+// (storage.hpp): storage<T>, or no_storage for a fresh value.
+template <class R, class Keep>
 class walker {
 public:
     using value = typename R::value;
     static constexpr bool naming = R::names_errors;
 
-    walker(R& reader, bool strict) noexcept : r_(reader), strict_(strict) {}
+    walker(R& reader, Keep& keep, bool strict) noexcept : r_(reader), keep_(keep), strict_(strict) {}
 
-    // Reads v into out, by out's form.
+    // Reads v into out, by out's form; m is the mark of the field out is at.
     template <class T>
-    void read(value v, T& out) {
-        as<T>([&] { read_as(v, out); });
+    void read(value v, T& out, mark& m) {
+        as<T>([&] { read_as(v, out, m); });
     }
 
 private:
@@ -4262,10 +4766,11 @@ private:
     }
 
     template <class T>
-    void read_as(value v, T& out) {
+    void read_as(value v, T& out, mark& m) {
         constexpr form f = form_of<T>();
         if constexpr (f == form::string) {
             const std::string_view s = r_.string(v);
+            keep_.saw_length(m, s.size());
             if (s.size() <= out.capacity()) {
                 // In its storage: a length and a copy, not assign's general replace (the input
                 // never lies inside the value decoded into).
@@ -4288,46 +4793,53 @@ private:
         } else if constexpr (f == form::boolean) {
             out = r_.boolean(v);
         } else if constexpr (f == form::ids) {
-            read_ids(v, out);
+            read_ids(v, out, m);
         } else if constexpr (f == form::nullable) {
             if (r_.null(v)) {
-                drop(out);
+                keep_.drop(out);
             } else {
-                read_as(v, fill(out));  // not of E's type: an error that names T's
+                read_as(v, keep_.fill(out), m);  // not of E's type: an error that names T's
             }
         } else if constexpr (f == form::list) {
-            read_list(v, out);
+            read_list(v, out, m);
         } else {
             read_object(v, out);
         }
     }
 
-    void read_ids(value v, id_set& out) {
+    void read_ids(value v, id_set& out, mark& m) {
         out.clear();
         auto c = r_.array(v);
         r_.reserve_ids(c, out);
         value item{};
-        for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
+        std::size_t i = 0;
+        for (; within(i, [&] { return r_.next(c, item); }); ++i) {
             within(i, [&] {  // sorted and deduplicated once, below
-                id_set_access::append(out, as<std::string>([&] { return r_.string(item); }));
+                const std::string_view id = as<std::string>([&] { return r_.string(item); });
+                keep_.saw_length(m, id.size());
+                id_set_access::append(out, id);
             });
         }
+        keep_.saw_count(m, i);
         id_set_access::finish(out);
     }
 
     // Elements overwritten in place, then the list cut to length: a reused list keeps its storage,
-    // and so do its elements' strings and lists, dropped ones included (spares.hpp). Scalars have
+    // and so do its elements' strings and lists, dropped ones included (storage.hpp). Scalars have
     // none to keep: appended afresh.
     template <class E>
-    void read_list(value v, std::vector<E>& out) {
+    void read_list(value v, std::vector<E>& out, mark& m) {
         auto c = r_.array(v);
         if constexpr (scalar_form<E>) {
             out.clear();
-            out.reserve(r_.reservable(c, sizeof(E)));
+            if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.capacity()) {
+                out.reserve(size);  // a call even for no room (JSON's), were it not for the test
+            }
             value item{};
             for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
-                within(i, [&] { read(item, out.emplace_back()); });
+                within(i, [&] { read(item, out.emplace_back(), m); });
             }
+            keep_.saw_count(m, out.size());
             return;
         }
         if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.size()) {
@@ -4336,9 +4848,10 @@ private:
         std::size_t n = 0;
         value item{};
         for (; within(n, [&] { return r_.next(c, item); }); ++n) {
-            within(n, [&] { read(item, n < out.size() ? out[n] : grow(out)); });
+            within(n, [&] { read(item, n < out.size() ? out[n] : keep_.grow(out), m); });
         }
-        shorten(out, n);
+        keep_.saw_count(m, n);
+        keep_.shorten(out, n);
     }
 
     template <class S>
@@ -4371,7 +4884,7 @@ private:
             within(names<S>[first],
                    [this, first] { fail([first] { return message::missing(member_names<S>[first]); }); });
         }
-        to_defaults(out, seen);
+        to_defaults(out, seen, keep_);
     }
 
     template <class S>
@@ -4401,19 +4914,23 @@ private:
 
     template <class S, std::size_t... I>
     void read_field(value v, S& out, std::size_t i, std::index_sequence<I...> /*unused*/) {
-        static_cast<void>(((i == I && (read(v, out.*std::get<I>(schema<S>::fields).member), true)) || ...));
+        static_cast<void>(
+            ((i == I &&
+              (read(v, out.*std::get<I>(schema<S>::fields).member, keep_.template field_mark<S, I>()), true)) ||
+             ...));
     }
 
     R& r_;
+    Keep& keep_;
     bool strict_;
 };
 
-// Decodes the whole input as T through reader `r` (whose root() is the document's value); r.failed()
-// says whether it failed.
-template <class T, class R>
-void walk(R& r, T& out, bool strict) {
-    walker<R> w{r, strict};
-    w.read(r.root(), out);
+// Decodes the whole input as T through reader `r` (whose root() is the document's value), keeping
+// what it drops in `keep`; r.failed() says whether it failed.
+template <class T, class R, class Keep>
+void walk(R& r, T& out, Keep& keep, bool strict) {
+    walker<R, Keep> w{r, keep, strict};
+    w.read(r.root(), out, keep.root_mark());
     if (!r.failed()) {
         r.finish();
     }
@@ -4424,60 +4941,12 @@ void walk(R& r, T& out, bool strict) {
     return {std::move(f.pointer), f.message, f.offset};
 }
 
-// Whether a T holds anything a later decode into it may drop into the spares: list elements that
-// keep storage, or an optional's value, at any depth.
-template <class T>
-consteval bool may_drop() {
-    constexpr form f = form_of<T>();
-    if constexpr (f == form::nullable) {
-        return true;
-    } else if constexpr (f == form::list) {
-        return keeps_storage<typename T::value_type> || may_drop<typename T::value_type>();
-    } else if constexpr (f == form::message) {
-        return std::apply(
-            [](const auto&... fd) {
-                return (may_drop<typename std::remove_cvref_t<decltype(fd)>::member_type>() || ...);
-            },
-            schema<T>::fields);
-    } else {
-        return false;
-    }
-}
-
-// Room in this thread's spares for all `value` holds that a later decode into it may drop, so that
-// dropping never allocates. Walked twice: the first walk counts into each pool, the second
-// reserves. Room follows what the decoded value holds, not how many values were ever decoded.
-template <class T>
-void hold_room(const T& value, bool reserve) {
-    constexpr form f = form_of<T>();
-    if constexpr (f == form::nullable) {
-        if (value) {
-            spare_pool<typename T::value_type>& pool = spares<typename T::value_type>();
-            reserve ? pool.reserve_wanted() : static_cast<void>(++pool.wanted);
-            hold_room(*value, reserve);
-        }
-    } else if constexpr (f == form::list) {
-        using E = typename T::value_type;
-        if constexpr (keeps_storage<E>) {
-            spare_pool<E>& pool = spares<E>();
-            reserve ? pool.reserve_wanted() : static_cast<void>(pool.wanted += value.size());
-        }
-        if constexpr (may_drop<E>()) {
-            for (const E& e : value) {
-                hold_room(e, reserve);
-            }
-        }
-    } else if constexpr (f == form::message && may_drop<T>()) {
-        for_each_field<T>([&](const auto& fd) { hold_room(value.*fd.member, reserve); });
-    }
-}
-
 // The walk again with a naming reader, once the fast one refused: its error. Out of line, as it
 // is rare and would crowd the fast walk out of the inliner's budget.
-template <template <bool> class Reader, class Input, class T>
-ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, bool strict) {
-    Reader<true> naming{input};
-    walk(naming, out, strict);
+template <template <bool> class Reader, class Input, class T, class Keep>
+ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, Keep& keep, bool strict) {
+    Reader<true> naming{input, keep.escapes()};
+    walk(naming, out, keep, strict);
     if (naming.failed()) {
         return to_error(naming.recorded());
     }
@@ -4486,32 +4955,30 @@ ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, bool 
 
 // Decodes `input` into `out` through Reader<false> and, if that refuses, again through
 // Reader<true>, which words the error: the fast path spends nothing on messages. On failure `out`
-// gets T{}'s value (keeping its storage) and the error is returned: decode_into never leaves a
-// half-written or stale value. Only running out of memory throws (with exceptions on; `out` is
-// then T{} too).
-template <template <bool> class Reader, class Input, class T>
-[[nodiscard]] std::optional<decode_error> decode_into(Input input, T& out, const decode_options& options) {
+// gets T{}'s value (keeping its storage in `keep`) and the error is returned: decode_into never
+// leaves a half-written or stale value. Only running out of memory throws (with exceptions on;
+// `out` is then T{} too).
+template <template <bool> class Reader, class Input, class T, class Keep>
+[[nodiscard]] std::optional<decode_error> decode_into(Input input, T& out, Keep& keep, const decode_options& options) {
     if (options.max_input_bytes != 0 && input.size() > options.max_input_bytes) {
-        reset_in_place(out);
+        reset_in_place(out, keep);
         return decode_error("", message::input_too_long(options.max_input_bytes, input.size()));
     }
     return undo_on_throw(
         [&]() -> std::optional<decode_error> {
-            Reader<false> fast{input};
-            walk(fast, out, options.reject_unknown_keys);
+            Reader<false> fast{input, keep.escapes()};
+            walk(fast, out, keep, options.reject_unknown_keys);
+            std::optional<decode_error> error;
             if (fast.failed()) [[unlikely]] {
-                if (auto error = decode_naming<Reader>(input, out, options.reject_unknown_keys)) {
-                    reset_in_place(out);
-                    return error;
+                error = decode_naming<Reader>(input, out, keep, options.reject_unknown_keys);
+                if (error) {
+                    reset_in_place(out, keep);
                 }
             }
-            if constexpr (may_drop<T>()) {
-                hold_room(out, false);
-                hold_room(out, true);
-            }
-            return std::nullopt;
+            keep.settle(out, input.size(), !error);
+            return error;
         },
-        [&] { reset_in_place(out); });
+        [&] { reset_in_place(out, keep); });
 }
 
 }  // namespace ecmeta::detail
@@ -4692,13 +5159,26 @@ template <wire_type T>
 }
 
 // Strict decoding into `out`, an engine's message of every step: its strings, lists and id sets
-// keep their storage, and a field the input leaves out takes its default. On failure it returns
-// decode_error naming the JSON Pointer, and leaves `out == T{}` (its storage kept), never
-// half-written. decode_options apply alike to every call.
+// keep their storage, and what the decode drops (shortened lists' elements, a value that became
+// null) is kept in `storage` for the next decode; the calls without one keep it on the thread. A
+// field the input leaves out takes its default. On failure it returns decode_error naming the
+// JSON Pointer, and leaves `out == T{}` (its storage kept), never half-written. decode_options
+// apply alike to every call.
+template <wire_type T>
+[[nodiscard]] std::optional<decode_error> try_decode_into(std::string_view json, T& out, decode_storage<T>& storage,
+                                                          const decode_options& options = {}) {
+    return detail::decode_into<detail::json::reader>(json, out, detail::storage_access::of(storage), options);
+}
 template <wire_type T>
 [[nodiscard]] std::optional<decode_error> try_decode_into(std::string_view json, T& out,
                                                           const decode_options& options = {}) {
-    return detail::decode_into<detail::json::reader>(json, out, options);
+    return detail::decode_into<detail::json::reader>(json, out, detail::thread_storage<T>(), options);
+}
+template <wire_type T>
+void decode_into(std::string_view json, T& out, decode_storage<T>& storage, const decode_options& options = {}) {
+    if (auto e = try_decode_into(json, out, storage, options)) [[unlikely]] {
+        detail::raise(std::move(*e));
+    }
 }
 template <wire_type T>
 void decode_into(std::string_view json, T& out, const decode_options& options = {}) {
@@ -4707,18 +5187,21 @@ void decode_into(std::string_view json, T& out, const decode_options& options = 
     }
 }
 
-// Strict decoding into a fresh T: decode_into on T{}.
+// Strict decoding into a fresh T, which keeps nothing for later.
 template <wire_type T>
 [[nodiscard]] result<T, decode_error> try_decode(std::string_view json, const decode_options& options = {}) {
     result<T, decode_error> r;
-    r.error = try_decode_into(json, r.value, options);
+    detail::no_storage fresh;
+    r.error = detail::decode_into<detail::json::reader>(json, r.value, fresh, options);
     return r;
 }
 template <wire_type T>
 [[nodiscard]] T decode(std::string_view json, const decode_options& options = {}) {
-    T value{};
-    decode_into(json, value, options);
-    return value;
+    auto [value, error] = try_decode<T>(json, options);
+    if (error) [[unlikely]] {
+        detail::raise(std::move(*error));
+    }
+    return std::move(value);
 }
 
 // The same from any other contiguous bytes (std::vector<char>, std::span<const std::byte> …);
@@ -4733,6 +5216,18 @@ template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::string_view>) void decode_into(const Bytes& json, T& out,
                                                                                 const decode_options& options = {}) {
     decode_into(detail::as_chars(json), out, options);
+}
+template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::string_view>)
+    [[nodiscard]] std::optional<decode_error> try_decode_into(const Bytes& json, T& out, decode_storage<T>& storage,
+                                                              const decode_options& options = {}) {
+    return try_decode_into(detail::as_chars(json), out, storage, options);
+}
+template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::string_view>) void decode_into(const Bytes& json, T& out,
+                                                                                decode_storage<T>& storage,
+                                                                                const decode_options& options = {}) {
+    decode_into(detail::as_chars(json), out, storage, options);
 }
 template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::string_view>)
@@ -5089,7 +5584,8 @@ public:
     };
     using object_cursor = array_cursor;  // key-value pairs left
 
-    explicit msgpack_reader(std::span<const std::uint8_t> in) noexcept : in_(in) {}
+    // A MessagePack string has no escapes: it needs no buffer, as the JSON reader does.
+    msgpack_reader(std::span<const std::uint8_t> in, std::string& /*unused*/) noexcept : in_(in) {}
 
     [[nodiscard]] value root() const noexcept { return {}; }
     void finish() {
@@ -5733,8 +6229,21 @@ template <wire_type T>
 // defaulted; on failure decode_error, and `out == T{}`.
 template <wire_type T>
 [[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out,
+                                                                  decode_storage<T>& storage,
                                                                   const decode_options& options = {}) {
-    return detail::decode_into<detail::msgpack_reader>(bytes, out, options);
+    return detail::decode_into<detail::msgpack_reader>(bytes, out, detail::storage_access::of(storage), options);
+}
+template <wire_type T>
+[[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out,
+                                                                  const decode_options& options = {}) {
+    return detail::decode_into<detail::msgpack_reader>(bytes, out, detail::thread_storage<T>(), options);
+}
+template <wire_type T>
+void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, decode_storage<T>& storage,
+                         const decode_options& options = {}) {
+    if (auto e = try_decode_msgpack_into(bytes, out, storage, options)) [[unlikely]] {
+        detail::raise(std::move(*e));
+    }
 }
 template <wire_type T>
 void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, const decode_options& options = {}) {
@@ -5743,19 +6252,22 @@ void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, const deco
     }
 }
 
-// Strict decoding into a fresh T: decode_msgpack_into on T{}.
+// Strict decoding into a fresh T, which keeps nothing for later.
 template <wire_type T>
 [[nodiscard]] result<T, decode_error> try_decode_msgpack(std::span<const std::uint8_t> bytes,
                                                          const decode_options& options = {}) {
     result<T, decode_error> r;
-    r.error = try_decode_msgpack_into(bytes, r.value, options);
+    detail::no_storage fresh;
+    r.error = detail::decode_into<detail::msgpack_reader>(bytes, r.value, fresh, options);
     return r;
 }
 template <wire_type T>
 [[nodiscard]] T decode_msgpack(std::span<const std::uint8_t> bytes, const decode_options& options = {}) {
-    T value{};
-    decode_msgpack_into(bytes, value, options);
-    return value;
+    auto [value, error] = try_decode_msgpack<T>(bytes, options);
+    if (error) [[unlikely]] {
+        detail::raise(std::move(*error));
+    }
+    return std::move(value);
 }
 
 // The same from any other contiguous bytes: a std::string, std::vector<char>,
@@ -5770,6 +6282,18 @@ template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>) void decode_msgpack_into(
     const Bytes& bytes, T& out, const decode_options& options = {}) {
     decode_msgpack_into(detail::as_octets(bytes), out, options);
+}
+template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>)
+    [[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(const Bytes& bytes, T& out,
+                                                                      decode_storage<T>& storage,
+                                                                      const decode_options& options = {}) {
+    return try_decode_msgpack_into(detail::as_octets(bytes), out, storage, options);
+}
+template <wire_type T, byte_range Bytes>
+requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>) void decode_msgpack_into(
+    const Bytes& bytes, T& out, decode_storage<T>& storage, const decode_options& options = {}) {
+    decode_msgpack_into(detail::as_octets(bytes), out, storage, options);
 }
 template <wire_type T, byte_range Bytes>
 requires(!std::convertible_to<const Bytes&, std::span<const std::uint8_t>>)

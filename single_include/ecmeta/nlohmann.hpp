@@ -221,7 +221,8 @@ struct adl_serializer<T, void> {
     static void from_json(const BasicJson& j, T& value) {
         T result{};
         ecmeta::detail::json::dom_reader<BasicJson> reader{j};
-        ecmeta::detail::walk(reader, result, false);
+        ecmeta::detail::no_storage fresh;
+        ecmeta::detail::walk(reader, result, fresh, false);
         if (reader.failed()) {
             ecmeta::detail::raise(ecmeta::detail::to_error(reader.recorded()));
         }

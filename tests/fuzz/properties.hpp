@@ -201,12 +201,13 @@ void check_json_against_nlohmann(std::string_view json, const ecmeta::decode_opt
 // throwing call gives.
 template <template <bool> class Reader, class Input, class T>
 void check_readers_agree(Input input, const ecmeta::decode_options& options) {
+    ecmeta::detail::no_storage keep;
     T fast{};
-    Reader<false> fast_reader{input};
-    ecmeta::detail::walk(fast_reader, fast, options.reject_unknown_keys);
+    Reader<false> fast_reader{input, keep.escapes()};
+    ecmeta::detail::walk(fast_reader, fast, keep, options.reject_unknown_keys);
     T naming{};
-    Reader<true> naming_reader{input};
-    ecmeta::detail::walk(naming_reader, naming, options.reject_unknown_keys);
+    Reader<true> naming_reader{input, keep.escapes()};
+    ecmeta::detail::walk(naming_reader, naming, keep, options.reject_unknown_keys);
     ECMETA_FUZZ_CHECK(fast_reader.failed() == naming_reader.failed());
     if (naming_reader.failed()) {
         ECMETA_FUZZ_CHECK(!naming_reader.recorded().type_unnamed);

@@ -17,7 +17,8 @@ inline bool nlohmann_accepts(std::string_view json) {
 
 // ecmeta's reader's verdict on the text alone: one whole value (skipped) and nothing after it.
 inline bool ecmeta_accepts(std::string_view json) {
-    ecmeta::detail::json::reader<false> reader{json};
+    std::string buffer;
+    ecmeta::detail::json::reader<false> reader{json, buffer};
     reader.skip(reader.root());
     if (!reader.failed()) {
         reader.finish();

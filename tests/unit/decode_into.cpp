@@ -157,7 +157,8 @@ TEST_CASE("a warmed id set takes fewer bytes of ids with no allocation, whatever
           "[decode_into]") {
     // Room for a fresh set's ids is guessed from the first id's length, within the input's size.
     // Here the guess (100 ids of 200 bytes, under the 20 KB an unknown key adds to the input) must
-    // not make a set warmed on 100 ids of 58 or 59 bytes allocate for 398 bytes of ids.
+    // not make a set warmed on 100 ids of 58 or 59 bytes and one of 200 allocate for 398 bytes of
+    // ids.
     ECMooncakeWorkerMetadata skewed;
     skewed.loaded.insert(std::string(200, '0'));
     for (char c = 'a'; skewed.loaded.size() < 100; ++c) {
@@ -166,7 +167,8 @@ TEST_CASE("a warmed id set takes fewer bytes of ids with no allocation, whatever
         }
     }
     const std::string unknown(20'000, 'u');
-    const ECMooncakeWorkerMetadata warm = report(100, "x");
+    ECMooncakeWorkerMetadata warm = report(100, "x");
+    warm.loaded.insert(std::string(200, '1'));  // the longest id the field will hold
     ECMooncakeWorkerMetadata w;
     SECTION("MessagePack") {
         ecmeta::decode_msgpack_into(ecmeta::encode_msgpack(warm), w);
@@ -219,21 +221,140 @@ TEST_CASE("release_thread_buffers frees the elements kept for reuse, and decodin
     CHECK(allocations_of([&] { ecmeta::decode_into(big_json, c); }) == 0);  // kept again
 }
 
-TEST_CASE("fresh values decoded again and again leave the thread's spares at one value's size", "[decode_into]") {
-    // Regression: the spares once kept room for every element any decode had made, so a process
-    // decoding fresh values grew without bound (found by fuzz_json_accept: a 2 GB reserve).
+TEST_CASE("fresh values decoded again and again through one storage leave it at one value's size",
+          "[decode_into][decode_storage]") {
+    // Regression: the kept storage once kept room for every element any decode had made, so a
+    // process decoding fresh values grew without bound (found by fuzz_json_accept: a 2 GB reserve).
     using ranks = std::vector<std::optional<ECMooncakeWorkerMetadata>>;
-    ecmeta::release_thread_buffers();
     const std::string json = ecmeta::encode(ranks(8, ECMooncakeWorkerMetadata{.loaded = {"a"}}));
     const std::string freed = ecmeta::encode(step(4, "f"));
+    ecmeta::decode_storage<ranks> kept_ranks;
+    ecmeta::decode_storage<ECMooncakeConnectorMetadata> kept_steps;
+    std::size_t after_one[2] = {};
     for (int i = 0; i < 1000; ++i) {
-        static_cast<void>(ecmeta::decode<ranks>(json));
-        static_cast<void>(ecmeta::decode<ECMooncakeConnectorMetadata>(freed));
+        ranks r;
+        ecmeta::decode_into(json, r, kept_ranks);
+        ECMooncakeConnectorMetadata c;
+        ecmeta::decode_into(freed, c, kept_steps);
+        if (i == 0) {
+            after_one[0] = kept_ranks.bytes();
+            after_one[1] = kept_steps.bytes();
+        }
     }
-    CHECK(ecmeta::detail::spares<std::optional<ECMooncakeWorkerMetadata>>().items.capacity() <= 16);
-    CHECK(ecmeta::detail::spares<ECMooncakeWorkerMetadata>().items.capacity() <= 16);
-    CHECK(ecmeta::detail::spares<ECMooncakeLoadSpec>().items.capacity() <= 8);
-    CHECK(ecmeta::detail::spares<std::string>().items.capacity() <= 8);
+    CHECK(kept_ranks.bytes() == after_one[0]);
+    CHECK(kept_steps.bytes() == after_one[1]);
+}
+
+TEST_CASE("a decode_storage keeps what shortened lists drop, says how much, and frees it", "[decode_storage]") {
+    const std::string big = ecmeta::encode(step(200, "x"));
+    const std::string small = ecmeta::encode(step(2, "x"));
+    ecmeta::decode_storage<ECMooncakeConnectorMetadata> kept;
+    ecmeta::decode_storage<ECMooncakeConnectorMetadata> other;
+    ECMooncakeConnectorMetadata c;
+    ecmeta::decode_into(big, c, kept);
+    const std::size_t warm = kept.bytes();
+    ecmeta::decode_into(small, c, kept);
+    // 198 loads and pushes with their strings and shapes, and a freed list's 198 strings.
+    CHECK(kept.bytes() > warm + 198 * 3 * 64);
+    CHECK(other.bytes() == 0);  // each storage is its own
+    CHECK(allocations_of([&] { ecmeta::decode_into(big, c, kept); }) == 0);
+    CHECK(c == step(200, "x"));
+
+    ecmeta::decode_into(small, c, kept);
+    kept.release();
+    CHECK(kept.bytes() == 0);
+    CHECK(allocations_of([&] { ecmeta::decode_into(big, c, kept); }) > 198);  // made again
+    CHECK(c == step(200, "x"));
+    CHECK(allocations_of([&] { ecmeta::decode_into(big, c, kept); }) == 0);
+}
+
+TEST_CASE("a decode_storage with a limit frees what would exceed it, and decoding goes on", "[decode_storage]") {
+    const std::string big = ecmeta::encode(step(200, "x"));
+    const std::string small = ecmeta::encode(step(2, "x"));
+    ecmeta::decode_storage<ECMooncakeConnectorMetadata> kept(64 * 1024);
+    CHECK(kept.limit() == 64 * 1024);
+    ECMooncakeConnectorMetadata c;
+    for (int i = 0; i < 3; ++i) {
+        ecmeta::decode_into(big, c, kept);
+        CHECK(kept.bytes() <= 64 * 1024);
+        ecmeta::decode_into(small, c, kept);  // would keep 198 specs: over the limit, so none
+        CHECK(kept.bytes() <= 64 * 1024);
+        CHECK(c == step(2, "x"));
+    }
+    kept.remove_limit();
+    ecmeta::decode_into(big, c, kept);
+    ecmeta::decode_into(small, c, kept);
+    CHECK(kept.bytes() > 64 * 1024);
+}
+
+TEST_CASE("long and short ids trading places allocate nothing in a warm value", "[decode_into]") {
+    // A LoRA-scoped mm_hash is longer than a plain one: the warm-up has the long ones at the end,
+    // and a later step has them first.
+    const auto with_ids = [](std::size_t n, std::size_t long_from) {
+        ECMooncakeConnectorMetadata m;
+        for (std::size_t i = 0; i < n; ++i) {
+            std::string id = std::string(64, 'a') + std::to_string(i);
+            if (i >= long_from) {
+                id = "lora-adapter-with-a-long-name:" + id;
+            }
+            m.loads.push_back({.mm_hash = id, .nbytes = 1, .shape = {1}, .dtype = "uint8", .transfer_id = id});
+        }
+        return m;
+    };
+    const ECMooncakeConnectorMetadata warm = with_ids(300, 297);
+    const ECMooncakeConnectorMetadata later = with_ids(3, 0);
+    ECMooncakeConnectorMetadata c;
+    ecmeta::decode_into(ecmeta::encode(warm), c);
+    const std::string json = ecmeta::encode(later);
+    const auto packed = ecmeta::encode_msgpack(later);
+    CHECK(allocations_of([&] { ecmeta::decode_into(json, c); }) == 0);
+    CHECK(c == later);
+    ecmeta::decode_msgpack_into(ecmeta::encode_msgpack(warm), c);
+    CHECK(allocations_of([&] { ecmeta::decode_msgpack_into(packed, c); }) == 0);
+    CHECK(c == later);
+}
+
+TEST_CASE("ids repeated and out of order allocate nothing in a warm report", "[decode_into]") {
+    const std::string warm = R"({"loaded":["c","a","b","a","a","a","a","a"]})";
+    const std::string later = R"({"loaded":["b","b","b","b","b","b","b","a"]})";
+    ECMooncakeWorkerMetadata w;
+    ecmeta::decode_into(warm, w);
+    CHECK(allocations_of([&] { ecmeta::decode_into(later, w); }) == 0);
+    CHECK(w == ECMooncakeWorkerMetadata{.loaded = {"a", "b"}});
+}
+
+TEST_CASE("the most ids and the longest id, from different reports, never multiply into room", "[decode_storage]") {
+    // Room for 100,000 ids of 1 MiB would be 100 GB: past the budget (4 times the largest input,
+    // at least 1 MiB), so the room stays what each report needed.
+    ECMooncakeWorkerMetadata many;
+    for (int i = 0; i < 100'000; ++i) {
+        many.loaded.insert(std::to_string(i));
+    }
+    const ECMooncakeWorkerMetadata long_one{.loaded = {std::string(1 << 20, 'x')}};
+    ecmeta::decode_storage<ECMooncakeWorkerMetadata> kept;
+    ECMooncakeWorkerMetadata w;
+    ecmeta_support::reset_largest_allocation();
+    ecmeta::decode_into(ecmeta::encode(many), w, kept);
+    ecmeta::decode_into(ecmeta::encode(long_one), w, kept);
+    ecmeta::decode_into(ecmeta::encode(many), w, kept);
+    CHECK(w == many);
+    CHECK(ecmeta_support::largest_allocation() < (std::size_t{16} << 20));
+}
+
+TEST_CASE("input that fails to decode raises no field's room", "[decode_storage]") {
+    const std::string good = ecmeta::encode(step(50, "x"));
+    std::string bad = ecmeta::encode(step(50, std::string(100'000, 'y')));
+    bad.back() = ']';  // not JSON: fails after every long string was read
+    ecmeta::decode_storage<ECMooncakeConnectorMetadata> kept;
+    ECMooncakeConnectorMetadata c;
+    ecmeta::decode_into(good, c, kept);
+    ecmeta_support::reset_largest_allocation();
+    CHECK(ecmeta::try_decode_into(bad, c, kept).has_value());
+    ecmeta::decode_into(good, c, kept);
+    CHECK(c == step(50, "x"));
+    // Each long string is read once; none is reserved again for the other 49 places of its field.
+    CHECK(ecmeta_support::largest_allocation() < 200'000);
+    CHECK(kept.bytes() < 200'000);
 }
 
 TEST_CASE("decode_into that throws leaves T{}, with the error decode throws", "[decode_into]") {

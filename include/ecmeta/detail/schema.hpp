@@ -19,7 +19,6 @@
 #include "../metadata.hpp"
 #include "inline.hpp"
 #include "reflect.hpp"
-#include "spares.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
@@ -367,16 +366,17 @@ inline constexpr std::uint32_t required_fields = std::apply(
     },
     schema<T>::fields);
 
-// Gives v the default of its member (the value in a fresh T{}), keeping its storage. Every
-// container member defaults to empty and every optional to nullopt; scalars take T{}'s value.
-template <class T, class M>
-void to_default(M& v, M T::*member) {
+// Gives v the default of its member (the value in a fresh T{}), keeping its storage in `keep`
+// (storage.hpp). Every container member defaults to empty and every optional to nullopt; scalars
+// take T{}'s value.
+template <class T, class M, class Keep>
+void to_default(M& v, M T::*member, Keep& keep) {
     if constexpr (form_of<M>() == form::nullable) {
-        drop(v);
+        keep.drop(v);
     } else if constexpr (scalar_form<M>) {
         v = T{}.*member;
     } else if constexpr (form_of<M>() == form::list) {
-        shorten(v, 0);
+        keep.shorten(v, 0);
     } else {
         v.clear();
     }
@@ -384,12 +384,12 @@ void to_default(M& v, M T::*member) {
 
 // Gives each field of `value` that is not in `seen` (bit i: field i) its default, keeping its
 // storage: what a decoded input left out, as T{} has it.
-template <class T>
-void to_defaults(T& value, std::uint32_t seen) {
+template <class T, class Keep>
+void to_defaults(T& value, std::uint32_t seen, Keep& keep) {
     std::size_t i = 0;
     for_each_field<T>([&](const auto& fd) {
         if ((seen & (std::uint32_t{1} << i++)) == 0) {
-            to_default(value.*fd.member, fd.member);
+            to_default(value.*fd.member, fd.member, keep);
         }
     });
 }
@@ -405,13 +405,13 @@ constexpr bool list_of(form e) {
 }
 
 // Gives every member of a decoded value its default, keeping what storage it can: a decode that
-// throws leaves its target equal to T{}, never half-written.
-template <class T>
-void reset_in_place(T& value) {
+// fails leaves its target equal to T{}, never half-written.
+template <class T, class Keep>
+void reset_in_place(T& value, Keep& keep) {
     if constexpr (form_of<T>() == form::message) {
-        to_defaults(value, 0);
+        to_defaults(value, 0, keep);
     } else {
-        shorten(value, 0);  // a list of messages
+        keep.shorten(value, 0);  // a list of messages
     }
 }
 

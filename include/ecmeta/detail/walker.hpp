@@ -32,6 +32,7 @@
 #include "inline.hpp"
 #include "messages.hpp"
 #include "schema.hpp"
+#include "storage.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
@@ -79,18 +80,21 @@ namespace ecmeta::inline ECMETA_ABI::detail {
 //       static bool. False: only that it failed (refuse()). True: the fault says what and where
 //       (recorded()): for a value of another type, what was found (type_unnamed); for input that
 //       is not well-formed, the message and offset. The walker adds the pointer.
-template <class R>
+//
+// Keep is where a decode into a kept value keeps what it drops and the marks of each field
+// (storage.hpp): storage<T>, or no_storage for a fresh value.
+template <class R, class Keep>
 class walker {
 public:
     using value = typename R::value;
     static constexpr bool naming = R::names_errors;
 
-    walker(R& reader, bool strict) noexcept : r_(reader), strict_(strict) {}
+    walker(R& reader, Keep& keep, bool strict) noexcept : r_(reader), keep_(keep), strict_(strict) {}
 
-    // Reads v into out, by out's form.
+    // Reads v into out, by out's form; m is the mark of the field out is at.
     template <class T>
-    void read(value v, T& out) {
-        as<T>([&] { read_as(v, out); });
+    void read(value v, T& out, mark& m) {
+        as<T>([&] { read_as(v, out, m); });
     }
 
 private:
@@ -154,10 +158,11 @@ private:
     }
 
     template <class T>
-    void read_as(value v, T& out) {
+    void read_as(value v, T& out, mark& m) {
         constexpr form f = form_of<T>();
         if constexpr (f == form::string) {
             const std::string_view s = r_.string(v);
+            keep_.saw_length(m, s.size());
             if (s.size() <= out.capacity()) {
                 // In its storage: a length and a copy, not assign's general replace (the input
                 // never lies inside the value decoded into).
@@ -180,46 +185,53 @@ private:
         } else if constexpr (f == form::boolean) {
             out = r_.boolean(v);
         } else if constexpr (f == form::ids) {
-            read_ids(v, out);
+            read_ids(v, out, m);
         } else if constexpr (f == form::nullable) {
             if (r_.null(v)) {
-                drop(out);
+                keep_.drop(out);
             } else {
-                read_as(v, fill(out));  // not of E's type: an error that names T's
+                read_as(v, keep_.fill(out), m);  // not of E's type: an error that names T's
             }
         } else if constexpr (f == form::list) {
-            read_list(v, out);
+            read_list(v, out, m);
         } else {
             read_object(v, out);
         }
     }
 
-    void read_ids(value v, id_set& out) {
+    void read_ids(value v, id_set& out, mark& m) {
         out.clear();
         auto c = r_.array(v);
         r_.reserve_ids(c, out);
         value item{};
-        for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
+        std::size_t i = 0;
+        for (; within(i, [&] { return r_.next(c, item); }); ++i) {
             within(i, [&] {  // sorted and deduplicated once, below
-                id_set_access::append(out, as<std::string>([&] { return r_.string(item); }));
+                const std::string_view id = as<std::string>([&] { return r_.string(item); });
+                keep_.saw_length(m, id.size());
+                id_set_access::append(out, id);
             });
         }
+        keep_.saw_count(m, i);
         id_set_access::finish(out);
     }
 
     // Elements overwritten in place, then the list cut to length: a reused list keeps its storage,
-    // and so do its elements' strings and lists, dropped ones included (spares.hpp). Scalars have
+    // and so do its elements' strings and lists, dropped ones included (storage.hpp). Scalars have
     // none to keep: appended afresh.
     template <class E>
-    void read_list(value v, std::vector<E>& out) {
+    void read_list(value v, std::vector<E>& out, mark& m) {
         auto c = r_.array(v);
         if constexpr (scalar_form<E>) {
             out.clear();
-            out.reserve(r_.reservable(c, sizeof(E)));
+            if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.capacity()) {
+                out.reserve(size);  // a call even for no room (JSON's), were it not for the test
+            }
             value item{};
             for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
-                within(i, [&] { read(item, out.emplace_back()); });
+                within(i, [&] { read(item, out.emplace_back(), m); });
             }
+            keep_.saw_count(m, out.size());
             return;
         }
         if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.size()) {
@@ -228,9 +240,10 @@ private:
         std::size_t n = 0;
         value item{};
         for (; within(n, [&] { return r_.next(c, item); }); ++n) {
-            within(n, [&] { read(item, n < out.size() ? out[n] : grow(out)); });
+            within(n, [&] { read(item, n < out.size() ? out[n] : keep_.grow(out), m); });
         }
-        shorten(out, n);
+        keep_.saw_count(m, n);
+        keep_.shorten(out, n);
     }
 
     template <class S>
@@ -263,7 +276,7 @@ private:
             within(names<S>[first],
                    [this, first] { fail([first] { return message::missing(member_names<S>[first]); }); });
         }
-        to_defaults(out, seen);
+        to_defaults(out, seen, keep_);
     }
 
     template <class S>
@@ -293,19 +306,23 @@ private:
 
     template <class S, std::size_t... I>
     void read_field(value v, S& out, std::size_t i, std::index_sequence<I...> /*unused*/) {
-        static_cast<void>(((i == I && (read(v, out.*std::get<I>(schema<S>::fields).member), true)) || ...));
+        static_cast<void>(
+            ((i == I &&
+              (read(v, out.*std::get<I>(schema<S>::fields).member, keep_.template field_mark<S, I>()), true)) ||
+             ...));
     }
 
     R& r_;
+    Keep& keep_;
     bool strict_;
 };
 
-// Decodes the whole input as T through reader `r` (whose root() is the document's value); r.failed()
-// says whether it failed.
-template <class T, class R>
-void walk(R& r, T& out, bool strict) {
-    walker<R> w{r, strict};
-    w.read(r.root(), out);
+// Decodes the whole input as T through reader `r` (whose root() is the document's value), keeping
+// what it drops in `keep`; r.failed() says whether it failed.
+template <class T, class R, class Keep>
+void walk(R& r, T& out, Keep& keep, bool strict) {
+    walker<R, Keep> w{r, keep, strict};
+    w.read(r.root(), out, keep.root_mark());
     if (!r.failed()) {
         r.finish();
     }
@@ -316,60 +333,12 @@ void walk(R& r, T& out, bool strict) {
     return {std::move(f.pointer), f.message, f.offset};
 }
 
-// Whether a T holds anything a later decode into it may drop into the spares: list elements that
-// keep storage, or an optional's value, at any depth.
-template <class T>
-consteval bool may_drop() {
-    constexpr form f = form_of<T>();
-    if constexpr (f == form::nullable) {
-        return true;
-    } else if constexpr (f == form::list) {
-        return keeps_storage<typename T::value_type> || may_drop<typename T::value_type>();
-    } else if constexpr (f == form::message) {
-        return std::apply(
-            [](const auto&... fd) {
-                return (may_drop<typename std::remove_cvref_t<decltype(fd)>::member_type>() || ...);
-            },
-            schema<T>::fields);
-    } else {
-        return false;
-    }
-}
-
-// Room in this thread's spares for all `value` holds that a later decode into it may drop, so that
-// dropping never allocates. Walked twice: the first walk counts into each pool, the second
-// reserves. Room follows what the decoded value holds, not how many values were ever decoded.
-template <class T>
-void hold_room(const T& value, bool reserve) {
-    constexpr form f = form_of<T>();
-    if constexpr (f == form::nullable) {
-        if (value) {
-            spare_pool<typename T::value_type>& pool = spares<typename T::value_type>();
-            reserve ? pool.reserve_wanted() : static_cast<void>(++pool.wanted);
-            hold_room(*value, reserve);
-        }
-    } else if constexpr (f == form::list) {
-        using E = typename T::value_type;
-        if constexpr (keeps_storage<E>) {
-            spare_pool<E>& pool = spares<E>();
-            reserve ? pool.reserve_wanted() : static_cast<void>(pool.wanted += value.size());
-        }
-        if constexpr (may_drop<E>()) {
-            for (const E& e : value) {
-                hold_room(e, reserve);
-            }
-        }
-    } else if constexpr (f == form::message && may_drop<T>()) {
-        for_each_field<T>([&](const auto& fd) { hold_room(value.*fd.member, reserve); });
-    }
-}
-
 // The walk again with a naming reader, once the fast one refused: its error. Out of line, as it
 // is rare and would crowd the fast walk out of the inliner's budget.
-template <template <bool> class Reader, class Input, class T>
-ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, bool strict) {
-    Reader<true> naming{input};
-    walk(naming, out, strict);
+template <template <bool> class Reader, class Input, class T, class Keep>
+ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, Keep& keep, bool strict) {
+    Reader<true> naming{input, keep.escapes()};
+    walk(naming, out, keep, strict);
     if (naming.failed()) {
         return to_error(naming.recorded());
     }
@@ -378,32 +347,30 @@ ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, bool 
 
 // Decodes `input` into `out` through Reader<false> and, if that refuses, again through
 // Reader<true>, which words the error: the fast path spends nothing on messages. On failure `out`
-// gets T{}'s value (keeping its storage) and the error is returned: decode_into never leaves a
-// half-written or stale value. Only running out of memory throws (with exceptions on; `out` is
-// then T{} too).
-template <template <bool> class Reader, class Input, class T>
-[[nodiscard]] std::optional<decode_error> decode_into(Input input, T& out, const decode_options& options) {
+// gets T{}'s value (keeping its storage in `keep`) and the error is returned: decode_into never
+// leaves a half-written or stale value. Only running out of memory throws (with exceptions on;
+// `out` is then T{} too).
+template <template <bool> class Reader, class Input, class T, class Keep>
+[[nodiscard]] std::optional<decode_error> decode_into(Input input, T& out, Keep& keep, const decode_options& options) {
     if (options.max_input_bytes != 0 && input.size() > options.max_input_bytes) {
-        reset_in_place(out);
+        reset_in_place(out, keep);
         return decode_error("", message::input_too_long(options.max_input_bytes, input.size()));
     }
     return undo_on_throw(
         [&]() -> std::optional<decode_error> {
-            Reader<false> fast{input};
-            walk(fast, out, options.reject_unknown_keys);
+            Reader<false> fast{input, keep.escapes()};
+            walk(fast, out, keep, options.reject_unknown_keys);
+            std::optional<decode_error> error;
             if (fast.failed()) [[unlikely]] {
-                if (auto error = decode_naming<Reader>(input, out, options.reject_unknown_keys)) {
-                    reset_in_place(out);
-                    return error;
+                error = decode_naming<Reader>(input, out, keep, options.reject_unknown_keys);
+                if (error) {
+                    reset_in_place(out, keep);
                 }
             }
-            if constexpr (may_drop<T>()) {
-                hold_room(out, false);
-                hold_room(out, true);
-            }
-            return std::nullopt;
+            keep.settle(out, input.size(), !error);
+            return error;
         },
-        [&] { reset_in_place(out); });
+        [&] { reset_in_place(out, keep); });
 }
 
 }  // namespace ecmeta::detail

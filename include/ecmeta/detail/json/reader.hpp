@@ -20,7 +20,6 @@
 #include "../fault.hpp"
 #include "../inline.hpp"
 #include "../messages.hpp"
-#include "../spares.hpp"
 #include "../utf8.hpp"
 #include "scan.hpp"
 
@@ -145,8 +144,9 @@ public:
     };
     using object_cursor = array_cursor;
 
-    explicit reader(std::string_view in) noexcept
-        : begin_(in.data()), p_(in.data()), end_(in.data() + in.size()), kernel_(current_kernel()) {}
+    // `buffer`: where a string with escapes is decoded (storage<T>::escapes, kept between decodes).
+    reader(std::string_view in, std::string& buffer) noexcept
+        : begin_(in.data()), p_(in.data()), end_(in.data() + in.size()), kernel_(current_kernel()), buffer_(buffer) {}
 
     // A UTF-8 byte order mark may lead, as nlohmann's lexer allows.
     [[nodiscard]] value root() noexcept {
@@ -820,8 +820,8 @@ private:
     const char* begin_;
     const char* p_;
     const char* end_;
-    kernel kernel_;                          // chosen once per read
-    std::string& buffer_ = escape_buffer();  // the last string that had escapes, decoded
+    kernel kernel_;        // chosen once per read
+    std::string& buffer_;  // the last string that had escapes, decoded
 };
 
 }  // namespace ecmeta::detail::json

@@ -55,7 +55,8 @@ public:
     };
     using object_cursor = array_cursor;  // key-value pairs left
 
-    explicit msgpack_reader(std::span<const std::uint8_t> in) noexcept : in_(in) {}
+    // A MessagePack string has no escapes: it needs no buffer, as the JSON reader does.
+    msgpack_reader(std::span<const std::uint8_t> in, std::string& /*unused*/) noexcept : in_(in) {}
 
     [[nodiscard]] value root() const noexcept { return {}; }
     void finish() {
