@@ -208,6 +208,19 @@ void codec_scenarios(const std::string& kind, std::size_t n, const T& value) {
             benchmark::DoNotOptimize(fresh);
         }
     });
+    add(decode + "/glaze_msgpack", [packed, value](benchmark::State& state) {
+        const std::string bytes(packed.begin(), packed.end());
+        typename glaze_peer::mirror<T>::type check{};
+        if (!glaze_peer::read_msgpack(bytes, check) || !(glaze_peer::mirror<T>::of(value) == check)) {
+            state.SkipWithError("glaze decodes ecmeta's MessagePack to another value than the input's");
+            return;
+        }
+        for (auto _ : state) {
+            typename glaze_peer::mirror<T>::type fresh{};
+            glaze_peer::read_msgpack(bytes, fresh);
+            benchmark::DoNotOptimize(fresh);
+        }
+    });
     add(decode + "/glaze_reuse", [json, value](benchmark::State& state) {
         typename glaze_peer::mirror<T>::type out{};
         if (!glaze_peer::read(json, out) || !(glaze_peer::mirror<T>::of(value) == out)) {

@@ -24,6 +24,7 @@ struct read_opts : glz::opts {
 constexpr read_opts options{{.error_on_unknown_keys = false}};
 constexpr glz::opts json_out{.skip_null_members = false};
 constexpr glz::opts msgpack_out{.format = glz::MSGPACK, .skip_null_members = false};
+constexpr read_opts msgpack_in{{.format = glz::MSGPACK, .error_on_unknown_keys = false}};
 
 }  // namespace
 
@@ -33,6 +34,14 @@ bool glaze_peer::read(const std::string& json, ecmeta::ECMooncakeConnectorMetada
 
 bool glaze_peer::read(const std::string& json, worker& out) {
     return !glz::read<options>(out, json);
+}
+
+bool glaze_peer::read_msgpack(const std::string& bytes, ecmeta::ECMooncakeConnectorMetadata& out) {
+    return !glz::read<msgpack_in>(out, bytes);
+}
+
+bool glaze_peer::read_msgpack(const std::string& bytes, worker& out) {
+    return !glz::read<msgpack_in>(out, bytes);
 }
 
 bool glaze_peer::write_json(const ecmeta::ECMooncakeConnectorMetadata& value, std::string& out) {

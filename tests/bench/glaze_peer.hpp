@@ -43,6 +43,9 @@ struct mirror<ecmeta::ECMooncakeWorkerMetadata> {
 // checked. False when glaze refuses it.
 bool read(const std::string& json, ecmeta::ECMooncakeConnectorMetadata& out);
 bool read(const std::string& json, worker& out);
+// The same from MessagePack.
+bool read_msgpack(const std::string& bytes, ecmeta::ECMooncakeConnectorMetadata& out);
+bool read_msgpack(const std::string& bytes, worker& out);
 
 // Writes `value` into `out` (kept: glaze reuses its storage) as JSON with nulls written, as ecmeta
 // writes them, or as MessagePack. False when glaze fails.

@@ -29,6 +29,7 @@ TARGETS = [
     ("decode", "cpython", "ecmeta", 3), ("decode", "simdjson", "ecmeta", 0.4),
     ("decode", "simdjson", "ecmeta_reuse", 0.8), ("decode", "naive", "ecmeta", 10),
     ("decode", "glaze", "ecmeta", 1.2), ("decode", "glaze_reuse", "ecmeta_reuse", 1.2),  # the peer
+    ("decode", "glaze_msgpack", "msgpack", 1.2),  # the peer's MessagePack reader, into a fresh value
     ("decode", "cpython_msgpack", "msgpack", 5), ("decode", "cpython_msgpack", "msgpack_reuse", 10),
     ("decode", "ecmeta", "msgpack", 1),  # MessagePack no slower than JSON on the same value
     ("decode", "tokenizer", "nlohmann", 0.9),
