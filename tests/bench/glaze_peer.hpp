@@ -1,5 +1,6 @@
-// The glaze comparator's interface: glaze 7 reads JSON into the same structs in its own C++23
-// translation unit (glaze_peer.cpp), a bench-only dependency, never the library's.
+// The glaze comparator's interface: glaze 7 reads and writes JSON and MessagePack with the same
+// structs in its own C++23 translation unit (glaze_peer.cpp), a bench-only dependency, never the
+// library's.
 #pragma once
 
 #include <optional>
