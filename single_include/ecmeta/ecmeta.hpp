@@ -1489,14 +1489,7 @@ inline constexpr std::string_view transfer_id =
 // Field names, order and required-ness exactly as the Python dataclasses declare them, and what
 // each type and field means (docs/wire-format.md, "What each field means").
 //
-// Adding a field (CONTRIBUTING.md says each step in full):
-//   1. the member in metadata.hpp, with the Python default;
-//   2. its entry here, in declaration order (the compiler refuses a member left out or listed twice);
-//   3. for the worker report, its rule in fold_rules (fold.hpp; checked the same way);
-//   4. any check of meaning in validate.hpp, naming it by wire_name(&T::member);
-//   5. its draw in testing/rapidcheck.hpp (a member count there fails until it is drawn) and in the
-//      Python reference, tests/conformance/ecmeta_ref.py;
-//   6. the field table in docs/wire-format.md: tests/cli/field_table.py PATH/TO/ecmeta --write.
+// Adding a field takes six steps, and this table is the second: CONTRIBUTING.md, "Adding a field".
 template <class T>
 struct schema;
 
@@ -2662,10 +2655,10 @@ struct decode_options {
 
 // ---- ecmeta/detail/json/reader.hpp
 // ecmeta — JSON text's pull reader, which the decoder generated per type reads through
-// (walker.hpp): the input's bytes read once, in order, with no DOM, no tape and no copy of a
-// string without escapes. It accepts exactly what nlohmann_json's parser accepts, but for a NUL
-// byte, which JSON text never holds and nlohmann takes for the end of the input. Standard library
-// only.
+// (walker.hpp): the input's bytes read once, in order (again only to word an error), with no DOM,
+// no tape and no copy of a string without escapes. It accepts exactly what nlohmann_json's parser
+// accepts, but for a NUL byte, which JSON text never holds and nlohmann takes for the end of the
+// input. Standard library only.
 // SPDX-License-Identifier: Apache-2.0
 
 
@@ -3032,11 +3025,19 @@ namespace ecmeta::inline ECMETA_ABI::detail {
 #else
 #define ECMETA_HAS_AVX2_KERNEL 0
 #endif
+// AArch64's Advanced SIMD, which every AArch64 processor has, through GCC's and Clang's vector
+// extensions (no <arm_neon.h>), on little-endian ones.
+#if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ECMETA_HAS_NEON_KERNEL 1
+#else
+#define ECMETA_HAS_NEON_KERNEL 0
+#endif
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // The kernels, narrowest first.
-enum class kernel : std::uint8_t { portable, sse2, avx2 };
+enum class kernel : std::uint8_t { portable, sse2, avx2, neon };
 
 // The widest kernel this processor has.
 [[nodiscard]] inline kernel widest_kernel() noexcept {
@@ -3047,9 +3048,17 @@ enum class kernel : std::uint8_t { portable, sse2, avx2 };
 #endif
 #if ECMETA_X86_64
     return kernel::sse2;
+#elif ECMETA_HAS_NEON_KERNEL
+    return kernel::neon;
 #else
     return kernel::portable;
 #endif
+}
+
+// Whether this processor has kernel k.
+[[nodiscard]] inline bool has_kernel(kernel k) noexcept {
+    const kernel widest = widest_kernel();
+    return k == kernel::portable || k == widest || (k == kernel::sse2 && widest == kernel::avx2);
 }
 
 namespace kernel_state {
@@ -3075,24 +3084,26 @@ inline void store(std::uint8_t k) noexcept {
 #endif
 }  // namespace kernel_state
 
-// The kernel every read and write uses from now on: k, or the widest this processor has if that is
-// narrower. For tests; ECMETA_SIMD does the same from outside.
+// The kernel every read and write uses from now on: k, or the widest this processor has if it has
+// not k. For tests; ECMETA_SIMD does the same from outside.
 inline void use_kernel(kernel k) noexcept {
-    const kernel widest = widest_kernel();
-    const kernel used = k < widest ? k : widest;
+    const kernel used = has_kernel(k) ? k : widest_kernel();
     kernel_state::store(static_cast<std::uint8_t>(static_cast<std::uint8_t>(used) + 1));
 }
 
 // The kernel: at the first call, the widest this processor has, or the one the environment variable
-// ECMETA_SIMD names (portable, sse2, avx2) if that is narrower. Readers and writers ask once per
-// call, not once per string.
+// ECMETA_SIMD names (portable, sse2, avx2, neon) if it has that one. Readers and writers ask once
+// per call, not once per string.
 [[nodiscard]] inline kernel current_kernel() noexcept {
     std::uint8_t k = kernel_state::load();
     if (k == 0) [[unlikely]] {
         kernel wanted = kernel::avx2;
         if (const char* asked = std::getenv("ECMETA_SIMD")) {  // NOLINT(concurrency-mt-unsafe): only read
             const std::string_view name{asked};
-            wanted = name == "portable" ? kernel::portable : name == "sse2" ? kernel::sse2 : kernel::avx2;
+            wanted = name == "portable" ? kernel::portable
+                     : name == "sse2"   ? kernel::sse2
+                     : name == "neon"   ? kernel::neon
+                                        : kernel::avx2;
         }
         use_kernel(wanted);
         k = kernel_state::load();
@@ -3246,6 +3257,41 @@ using chars32 = char __attribute__((vector_size(32)));
 }  // namespace avx2
 #endif
 
+#if ECMETA_HAS_NEON_KERNEL
+// AArch64: sixteen bytes at a time, inlined (every AArch64 processor has it). There is no
+// movemask: narrowing each pair of compared bytes by four bits (SHRN) gives four bits a byte.
+namespace neon {
+
+using u8x16 = unsigned char __attribute__((vector_size(16)));
+using u16x8 = unsigned short __attribute__((vector_size(16)));
+using u8x8 = unsigned char __attribute__((vector_size(8)));
+
+// The 16 bytes at `in` (stored at `out` too, unless it is null): four bits a byte, set where it is
+// special.
+[[nodiscard]] ECMETA_INLINE std::uint64_t special_mask(const char* in, char* out) noexcept {
+    u8x16 v;
+    std::memcpy(&v, in, sizeof v);
+    if (out != nullptr) {
+        std::memcpy(out, &v, sizeof v);
+    }
+    const auto hit = (u16x8)((v == '"') | (v == '\\') | (v < 0x20) | (v >= 0x80));
+    const u8x8 nibbles = __builtin_convertvector(hit >> 4, u8x8);
+    std::uint64_t mask = 0;
+    std::memcpy(&mask, &nibbles, sizeof mask);
+    return mask;
+}
+
+[[nodiscard]] ECMETA_INLINE std::size_t plain_run(const char* in, std::size_t total, char* out) noexcept {
+    if (total < 16) {
+        return portable::plain_run(in, total, out);
+    }
+    return plain_blocks<16, 4>(
+        total, [&](std::size_t at) { return special_mask(in + at, out == nullptr ? nullptr : out + at); });
+}
+
+}  // namespace neon
+#endif
+
 // What plain_run leaves: a run long enough for AVX2, or any run through the portable kernel.
 [[gnu::noinline]] inline std::size_t plain_run_rest(kernel k, const char* in, std::size_t total, char* out) noexcept {
 #if ECMETA_X86_64
@@ -3275,6 +3321,10 @@ using chars32 = char __attribute__((vector_size(32)));
     if (k != kernel::portable && total < inline_head + 32) [[likely]] {
         return sse2::plain_run(in, total, out);
     }
+#elif ECMETA_HAS_NEON_KERNEL
+    if (k == kernel::neon) [[likely]] {
+        return neon::plain_run(in, total, out);
+    }
 #endif
     return plain_run_rest(k, in, total, out);
 }
@@ -3303,6 +3353,11 @@ using chars32 = char __attribute__((vector_size(32)));
 // what is left of a longer one, where the processor has it. Left to the inliner (out of line, as a
 // rule): inlined, it would crowd the reader's string read out of the walk.
 [[nodiscard]] inline const char* find_special(kernel k, const char* p, const char* end) noexcept {
+#if ECMETA_HAS_NEON_KERNEL
+    if (k == kernel::neon) [[likely]] {
+        return p + neon::plain_run(p, static_cast<std::size_t>(end - p), nullptr);
+    }
+#endif
 #if ECMETA_X86_64
     if (k != kernel::portable) [[likely]] {
         const char* const head_end = end - p > static_cast<std::ptrdiff_t>(inline_head) ? p + inline_head : end;
@@ -5397,6 +5452,15 @@ template <wire_type T>
     return out;
 }
 
+// How aggregate folds a worker report, member by member, in the words its schema's description
+// uses: "loaded intersected, failed_loads united, reclaimed united, pending_saves or-ed,
+// failed_saves united".
+template <connector_worker_metadata W>
+requires detail::described<W>
+[[nodiscard]] std::string fold_description() {
+    return detail::fold_description<W>();
+}
+
 }  // namespace ecmeta
 // ---- end of ecmeta/json_schema.hpp
 // ---- ecmeta/msgpack.hpp
@@ -6500,8 +6564,8 @@ inline bool is_ipv6(std::string_view s) {
     return compressed ? groups <= 7 : groups == 8;
 }
 
-// A DNS name (or an interface name, which ZeroMQ also accepts): labels of letters, digits and
-// hyphens, not starting or ending with a hyphen.
+// A DNS name (or an interface name, which ZeroMQ also accepts): labels of letters, digits,
+// hyphens and underscores (found in real host names), not starting or ending with a hyphen.
 inline bool is_host_name(std::string_view s) {
     if (s.empty() || s.size() > 253) {
         return false;

@@ -28,11 +28,19 @@
 #else
 #define ECMETA_HAS_AVX2_KERNEL 0
 #endif
+// AArch64's Advanced SIMD, which every AArch64 processor has, through GCC's and Clang's vector
+// extensions (no <arm_neon.h>), on little-endian ones.
+#if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ECMETA_HAS_NEON_KERNEL 1
+#else
+#define ECMETA_HAS_NEON_KERNEL 0
+#endif
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // The kernels, narrowest first.
-enum class kernel : std::uint8_t { portable, sse2, avx2 };
+enum class kernel : std::uint8_t { portable, sse2, avx2, neon };
 
 // The widest kernel this processor has.
 [[nodiscard]] inline kernel widest_kernel() noexcept {
@@ -43,9 +51,17 @@ enum class kernel : std::uint8_t { portable, sse2, avx2 };
 #endif
 #if ECMETA_X86_64
     return kernel::sse2;
+#elif ECMETA_HAS_NEON_KERNEL
+    return kernel::neon;
 #else
     return kernel::portable;
 #endif
+}
+
+// Whether this processor has kernel k.
+[[nodiscard]] inline bool has_kernel(kernel k) noexcept {
+    const kernel widest = widest_kernel();
+    return k == kernel::portable || k == widest || (k == kernel::sse2 && widest == kernel::avx2);
 }
 
 namespace kernel_state {
@@ -71,24 +87,26 @@ inline void store(std::uint8_t k) noexcept {
 #endif
 }  // namespace kernel_state
 
-// The kernel every read and write uses from now on: k, or the widest this processor has if that is
-// narrower. For tests; ECMETA_SIMD does the same from outside.
+// The kernel every read and write uses from now on: k, or the widest this processor has if it has
+// not k. For tests; ECMETA_SIMD does the same from outside.
 inline void use_kernel(kernel k) noexcept {
-    const kernel widest = widest_kernel();
-    const kernel used = k < widest ? k : widest;
+    const kernel used = has_kernel(k) ? k : widest_kernel();
     kernel_state::store(static_cast<std::uint8_t>(static_cast<std::uint8_t>(used) + 1));
 }
 
 // The kernel: at the first call, the widest this processor has, or the one the environment variable
-// ECMETA_SIMD names (portable, sse2, avx2) if that is narrower. Readers and writers ask once per
-// call, not once per string.
+// ECMETA_SIMD names (portable, sse2, avx2, neon) if it has that one. Readers and writers ask once
+// per call, not once per string.
 [[nodiscard]] inline kernel current_kernel() noexcept {
     std::uint8_t k = kernel_state::load();
     if (k == 0) [[unlikely]] {
         kernel wanted = kernel::avx2;
         if (const char* asked = std::getenv("ECMETA_SIMD")) {  // NOLINT(concurrency-mt-unsafe): only read
             const std::string_view name{asked};
-            wanted = name == "portable" ? kernel::portable : name == "sse2" ? kernel::sse2 : kernel::avx2;
+            wanted = name == "portable" ? kernel::portable
+                     : name == "sse2"   ? kernel::sse2
+                     : name == "neon"   ? kernel::neon
+                                        : kernel::avx2;
         }
         use_kernel(wanted);
         k = kernel_state::load();

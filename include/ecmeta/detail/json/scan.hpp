@@ -158,6 +158,41 @@ using chars32 = char __attribute__((vector_size(32)));
 }  // namespace avx2
 #endif
 
+#if ECMETA_HAS_NEON_KERNEL
+// AArch64: sixteen bytes at a time, inlined (every AArch64 processor has it). There is no
+// movemask: narrowing each pair of compared bytes by four bits (SHRN) gives four bits a byte.
+namespace neon {
+
+using u8x16 = unsigned char __attribute__((vector_size(16)));
+using u16x8 = unsigned short __attribute__((vector_size(16)));
+using u8x8 = unsigned char __attribute__((vector_size(8)));
+
+// The 16 bytes at `in` (stored at `out` too, unless it is null): four bits a byte, set where it is
+// special.
+[[nodiscard]] ECMETA_INLINE std::uint64_t special_mask(const char* in, char* out) noexcept {
+    u8x16 v;
+    std::memcpy(&v, in, sizeof v);
+    if (out != nullptr) {
+        std::memcpy(out, &v, sizeof v);
+    }
+    const auto hit = (u16x8)((v == '"') | (v == '\\') | (v < 0x20) | (v >= 0x80));
+    const u8x8 nibbles = __builtin_convertvector(hit >> 4, u8x8);
+    std::uint64_t mask = 0;
+    std::memcpy(&mask, &nibbles, sizeof mask);
+    return mask;
+}
+
+[[nodiscard]] ECMETA_INLINE std::size_t plain_run(const char* in, std::size_t total, char* out) noexcept {
+    if (total < 16) {
+        return portable::plain_run(in, total, out);
+    }
+    return plain_blocks<16, 4>(
+        total, [&](std::size_t at) { return special_mask(in + at, out == nullptr ? nullptr : out + at); });
+}
+
+}  // namespace neon
+#endif
+
 // What plain_run leaves: a run long enough for AVX2, or any run through the portable kernel.
 [[gnu::noinline]] inline std::size_t plain_run_rest(kernel k, const char* in, std::size_t total, char* out) noexcept {
 #if ECMETA_X86_64
@@ -187,6 +222,10 @@ using chars32 = char __attribute__((vector_size(32)));
     if (k != kernel::portable && total < inline_head + 32) [[likely]] {
         return sse2::plain_run(in, total, out);
     }
+#elif ECMETA_HAS_NEON_KERNEL
+    if (k == kernel::neon) [[likely]] {
+        return neon::plain_run(in, total, out);
+    }
 #endif
     return plain_run_rest(k, in, total, out);
 }
@@ -215,6 +254,11 @@ using chars32 = char __attribute__((vector_size(32)));
 // what is left of a longer one, where the processor has it. Left to the inliner (out of line, as a
 // rule): inlined, it would crowd the reader's string read out of the walk.
 [[nodiscard]] inline const char* find_special(kernel k, const char* p, const char* end) noexcept {
+#if ECMETA_HAS_NEON_KERNEL
+    if (k == kernel::neon) [[likely]] {
+        return p + neon::plain_run(p, static_cast<std::size_t>(end - p), nullptr);
+    }
+#endif
 #if ECMETA_X86_64
     if (k != kernel::portable) [[likely]] {
         const char* const head_end = end - p > static_cast<std::ptrdiff_t>(inline_head) ? p + inline_head : end;
