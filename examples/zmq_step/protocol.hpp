@@ -99,13 +99,14 @@ template <class T>
 inline constexpr std::size_t max_body_bytes = std::size_t{64} << 20U;
 inline constexpr ecmeta::decode_options wire_limits{.max_input_bytes = max_body_bytes};
 
-// Into a value that is decoded into every step, so that it keeps its storage.
+// Into a value that is decoded into every step, so that it keeps its storage, with what the decode
+// drops kept in `kept` (one per peer: what one peer's messages made it keep is that peer's).
 template <class T>
-void decode_body_into(const zmq::message_t& body, format f, T& out) {
+void decode_body_into(const zmq::message_t& body, format f, T& out, ecmeta::decode_storage<T>& kept) {
     if (f == format::json) {
-        ecmeta::decode_into(body.to_string_view(), out, wire_limits);
+        ecmeta::decode_into(body.to_string_view(), out, kept, wire_limits);
     } else {
-        ecmeta::decode_msgpack_into({body.data<std::uint8_t>(), body.size()}, out, wire_limits);
+        ecmeta::decode_msgpack_into({body.data<std::uint8_t>(), body.size()}, out, kept, wire_limits);
     }
 }
 

@@ -54,8 +54,9 @@ inline int run_worker(zmq::context_t& context, const worker_options& o, const st
     const std::string rank = std::to_string(o.rank);
     clock::time_point heard = clock::now();
     std::vector<zmq::message_t> frames;
-    connector step;       // every step is decoded into this one value
-    body_writer replies;  // and every report encoded into these buffers
+    connector step;                          // every step is decoded into this one value
+    ecmeta::decode_storage<connector> kept;  // with what decoding it keeps
+    body_writer replies;                     // and every report encoded into these buffers
     while (quit == nullptr || !quit->load()) {
         std::array<zmq::pollitem_t, 2> items{
             {{socket.handle(), 0, ZMQ_POLLIN, 0}, {monitor.handle(), 0, ZMQ_POLLIN, 0}}};
@@ -106,7 +107,7 @@ inline int run_worker(zmq::context_t& context, const worker_options& o, const st
                 continue;
             }
             try {
-                decode_body_into(frames[3], *f, step);
+                decode_body_into(frames[3], *f, step, kept);
                 if (const std::optional<report> mine = play(step, o.rank)) {
                     body = replies.write(*mine, o.reply_format);
                 }
