@@ -227,8 +227,7 @@ int demo() {
     }
 
     const auto seen = ecmeta::aggregate(ranks);
-    std::cout << "\nWhat the scheduler sees (" << ecmeta::detail::fold_description<ecmeta::ECMooncakeWorkerMetadata>()
-              << ")\n";
+    std::cout << "\nWhat the scheduler sees (" << ecmeta::fold_description<ecmeta::ECMooncakeWorkerMetadata>() << ")\n";
     print_report(*seen);
     std::cout << "\nCanonical JSON of the aggregate\n  " << ecmeta::encode(*seen) << '\n';
     return 0;
@@ -267,7 +266,7 @@ int run(const options& o) {
     if (const auto folded = ecmeta::aggregate(ranks)) {
         print(*folded, o.to);
     } else if (o.to == "msgpack") {
-        std::cout.put(static_cast<char>(ecmeta::detail::msgpack_tag::nil));
+        std::cout.put('\xC0');  // MessagePack's nil
     } else {
         std::cout << "null\n";
     }

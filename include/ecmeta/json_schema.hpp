@@ -40,4 +40,13 @@ template <wire_type T>
     return out;
 }
 
+// How aggregate folds a worker report, member by member, in the words its schema's description
+// uses: "loaded intersected, failed_loads united, reclaimed united, pending_saves or-ed,
+// failed_saves united".
+template <connector_worker_metadata W>
+requires detail::described<W>
+[[nodiscard]] std::string fold_description() {
+    return detail::fold_description<W>();
+}
+
 }  // namespace ecmeta

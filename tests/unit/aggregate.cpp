@@ -171,7 +171,7 @@ TEST_CASE("moved folds equal borrowed ones, whichever share of the ids survives"
 
 TEST_CASE("the fold's description says what aggregate does to each member", "[aggregate]") {
     // The JSON Schema and the command print fold_description; here each of its clauses is played.
-    const std::string description = ecmeta::detail::fold_description<ECMooncakeWorkerMetadata>();
+    const std::string description = ecmeta::fold_description<ECMooncakeWorkerMetadata>();
     std::size_t clauses = 0;
     for (std::size_t at = 0; at < description.size(); ++clauses) {
         const std::size_t end = std::min(description.find(", ", at), description.size());
@@ -198,4 +198,24 @@ TEST_CASE("the fold's description says what aggregate does to each member", "[ag
         }
     }
     CHECK(clauses == ecmeta::detail::field_count<ECMooncakeWorkerMetadata>());  // every member, once
+}
+
+TEST_CASE("a moved fold copies no id that survives: loaded is the smallest report's own buffer", "[aggregate]") {
+    const auto ids = [](int from, int to) {
+        ecmeta::id_set out;
+        for (int i = from; i < to; ++i) {
+            out.insert("item-" + std::to_string(1000 + i) + "-0123456789abcdef");
+        }
+        return out;
+    };
+    std::vector<ECMooncakeWorkerMetadata> ranks{
+        {.loaded = ids(0, 100)}, {.loaded = ids(50, 100)}, {.loaded = ids(0, 90)}};
+    const char* first = (*ranks[1].loaded.begin()).data();
+    const char* last = (*(ranks[1].loaded.end() - 1)).data();
+    const auto folded = ecmeta::aggregate(std::move(ranks));
+    REQUIRE(folded.has_value());
+    CHECK(folded->loaded == ids(50, 90));
+    for (const std::string_view id : folded->loaded) {
+        CHECK((id.data() >= first && id.data() <= last));
+    }
 }

@@ -225,23 +225,3 @@ TEST_CASE("id_set: past max_bytes() a clear length_error, and the set unchanged"
     CHECK(id_set::max_bytes() == 4294967295U);
 }
 #endif
-
-TEST_CASE("a moved fold copies no id that survives: loaded is the smallest report's own buffer", "[id_set]") {
-    const auto ids = [](int from, int to) {
-        id_set out;
-        for (int i = from; i < to; ++i) {
-            out.insert("item-" + std::to_string(1000 + i) + "-0123456789abcdef");
-        }
-        return out;
-    };
-    std::vector<ECMooncakeWorkerMetadata> ranks{
-        {.loaded = ids(0, 100)}, {.loaded = ids(50, 100)}, {.loaded = ids(0, 90)}};
-    const char* first = (*ranks[1].loaded.begin()).data();
-    const char* last = (*(ranks[1].loaded.end() - 1)).data();
-    const auto folded = ecmeta::aggregate(std::move(ranks));
-    REQUIRE(folded.has_value());
-    CHECK(folded->loaded == ids(50, 90));
-    for (const std::string_view id : folded->loaded) {
-        CHECK((id.data() >= first && id.data() <= last));
-    }
-}

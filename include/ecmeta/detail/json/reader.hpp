@@ -1,8 +1,8 @@
 // ecmeta — JSON text's pull reader, which the decoder generated per type reads through
-// (walker.hpp): the input's bytes read once, in order, with no DOM, no tape and no copy of a
-// string without escapes. It accepts exactly what nlohmann_json's parser accepts, but for a NUL
-// byte, which JSON text never holds and nlohmann takes for the end of the input. Standard library
-// only.
+// (walker.hpp): the input's bytes read once, in order (again only to word an error), with no DOM,
+// no tape and no copy of a string without escapes. It accepts exactly what nlohmann_json's parser
+// accepts, but for a NUL byte, which JSON text never holds and nlohmann takes for the end of the
+// input. Standard library only.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 

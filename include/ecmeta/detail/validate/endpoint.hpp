@@ -84,8 +84,8 @@ inline bool is_ipv6(std::string_view s) {
     return compressed ? groups <= 7 : groups == 8;
 }
 
-// A DNS name (or an interface name, which ZeroMQ also accepts): labels of letters, digits and
-// hyphens, not starting or ending with a hyphen.
+// A DNS name (or an interface name, which ZeroMQ also accepts): labels of letters, digits,
+// hyphens and underscores (found in real host names), not starting or ending with a hyphen.
 inline bool is_host_name(std::string_view s) {
     if (s.empty() || s.size() > 253) {
         return false;
