@@ -2756,7 +2756,6 @@ protected:
 #include <string_view>
 #include <utility>
 
-
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // What a value of another type than the one asked for is called, whichever source it came from:

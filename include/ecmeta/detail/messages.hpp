@@ -13,8 +13,6 @@
 #include <string_view>
 #include <utility>
 
-#include "schema.hpp"
-
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // What a value of another type than the one asked for is called, whichever source it came from:
