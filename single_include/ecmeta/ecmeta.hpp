@@ -1245,29 +1245,30 @@ template <foldable T>
 
 namespace ecmeta::inline ECMETA_ABI {
 
-// On the wire, "required" fields must be present; every other field may be left out and takes
-// its default here.
+// On the wire a message must carry its required fields; every other field may be left out and
+// takes its default here. Which are required, and what each field means, is said once, in the
+// schema table (detail/schema.hpp), and shown in docs/wire-format.md's field table.
 
 // Scheduler -> worker: one encoder-cache item to attach on the consumer side.
 struct ECMooncakeLoadSpec {
-    std::string mm_hash{};              // required
-    std::uint64_t nbytes = 0;           // required
-    std::vector<std::int64_t> shape{};  // required
-    std::string dtype{};                // required
-    std::string transfer_id{};          // required
-    bool local = false;                 // the receive pool still holds it: a hand-off, no transfer
+    std::string mm_hash{};
+    std::uint64_t nbytes = 0;
+    std::vector<std::int64_t> shape{};
+    std::string dtype{};
+    std::string transfer_id{};
+    bool local = false;  // the receive pool still holds it: a hand-off, no transfer
 
     friend bool operator==(const ECMooncakeLoadSpec&, const ECMooncakeLoadSpec&) = default;
 };
 
 // Scheduler -> worker: one producer-side reservation, started before the tensor exists.
 struct ECMooncakePushSpec {
-    std::string mm_hash{};              // required
-    std::uint64_t nbytes = 0;           // required
-    std::vector<std::int64_t> shape{};  // required
-    std::string dtype{};                // required
-    std::string consumer_zmq{};         // required
-    std::string transfer_id{};          // required
+    std::string mm_hash{};
+    std::uint64_t nbytes = 0;
+    std::vector<std::int64_t> shape{};
+    std::string dtype{};
+    std::string consumer_zmq{};
+    std::string transfer_id{};
     std::string request_id{};
 
     friend bool operator==(const ECMooncakePushSpec&, const ECMooncakePushSpec&) = default;
