@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>  // the schema pretty-printed
@@ -37,6 +38,48 @@ struct options {
 
 using command_line::one_line;
 
+// The command's word for each message type, in the order its help lists them: the one table that
+// the help, the checks of TYPE and with_type read.
+using rank_reports = std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>;
+template <class T>
+struct type_word;
+template <>
+struct type_word<ecmeta::ECMooncakeLoadSpec> {
+    static constexpr std::string_view word = "load";
+};
+template <>
+struct type_word<ecmeta::ECMooncakePushSpec> {
+    static constexpr std::string_view word = "push";
+};
+template <>
+struct type_word<ecmeta::ECMooncakeConnectorMetadata> {
+    static constexpr std::string_view word = "connector";
+};
+template <>
+struct type_word<ecmeta::ECMooncakeWorkerMetadata> {
+    static constexpr std::string_view word = "worker";
+};
+template <>
+struct type_word<rank_reports> {
+    static constexpr std::string_view word = "ranks";  // the list aggregate reads: schema only
+};
+using message_types = std::tuple<ecmeta::ECMooncakeLoadSpec, ecmeta::ECMooncakePushSpec,
+                                 ecmeta::ECMooncakeConnectorMetadata, ecmeta::ECMooncakeWorkerMetadata>;
+
+// The words for the message types, and "load, push, connector or worker".
+std::vector<std::string> type_words() {
+    return std::apply([](auto... t) { return std::vector<std::string>{std::string{type_word<decltype(t)>::word}...}; },
+                      message_types{});
+}
+std::string type_list(const std::vector<std::string>& words, std::string_view last_join) {
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        out += i == 0 ? "" : i + 1 == words.size() ? std::string{last_join} : ", ";
+        out += words[i];
+    }
+    return out;
+}
+
 // A JSON Pointer as printed, on one line; the document's own, "", as decode_error::root.
 std::string where(std::string_view pointer) {
     return pointer.empty() ? std::string{ecmeta::decode_error::root} : one_line(pointer);
@@ -55,15 +98,13 @@ void describe(CLI::App& app, options& o) {
         ->check(command_line::digits)
         ->option_text("N");
 
-    const std::vector<std::string> types{"load", "push", "connector", "worker"};
+    const std::vector<std::string> types = type_words();
     const auto add = [&](const char* name, const char* what, bool typed, bool file) {
         CLI::App* command = app.add_subcommand(name, what);
         command->callback([&o, command] { o.command = command->get_name(); });
         command->footer("--from, --to, --strict and --max-input-bytes go anywhere on the line (ecmeta --help).");
         if (typed) {
-            command->add_option("TYPE", o.type, "load, push, connector or worker")
-                ->required()
-                ->check(CLI::IsMember(types));
+            command->add_option("TYPE", o.type, type_list(types, " or "))->required()->check(CLI::IsMember(types));
         }
         if (file) {
             command->add_option("FILE", o.file, "The input; none or - reads stdin");
@@ -74,9 +115,15 @@ void describe(CLI::App& app, options& o) {
     add("aggregate", "Fold a JSON array of worker reports (null: a silent rank); print it, or null", false, true);
     add("validate", "Print each finding as \"<pointer>: <message>\"; exit 1 if any", true, true);
     add("schema", "Print the JSON Schema (draft 2020-12) of TYPE's JSON form", false, false)
-        ->add_option("TYPE", o.type, "load, push, connector, worker, or ranks (the list aggregate reads)")
+        ->add_option("TYPE", o.type,
+                     type_list(types, ", ") + ", or " + std::string{type_word<rank_reports>::word} +
+                         " (the list aggregate reads)")
         ->required()
-        ->check(CLI::IsMember({"load", "push", "connector", "worker", "ranks"}));
+        ->check(CLI::IsMember([&] {
+            std::vector<std::string> all = types;
+            all.emplace_back(type_word<rank_reports>::word);
+            return all;
+        }()));
     app.footer(
         "With no command: a demo of one scheduler step, four ranks and their aggregate.\n"
         "Exit status: 0 success, 1 validation findings, 2 bad input or usage (one line on stderr,\n"
@@ -125,19 +172,18 @@ int validate(const std::string& bytes, const options& o) {
 // Runs `f.template operator()<T>()` for the message type named by `type`.
 template <class F>
 int with_type(std::string_view type, F&& f) {
-    if (type == "load") {
-        return f.template operator()<ecmeta::ECMooncakeLoadSpec>();
+    std::optional<int> result;
+    std::apply(
+        [&](auto... t) {
+            static_cast<void>(
+                ((type == type_word<decltype(t)>::word && (result = f.template operator()<decltype(t)>(), true)) ||
+                 ...));
+        },
+        message_types{});
+    if (!result) {
+        throw usage_error("TYPE is " + type_list(type_words(), " or ") + ", got \"" + std::string{type} + "\"");
     }
-    if (type == "push") {
-        return f.template operator()<ecmeta::ECMooncakePushSpec>();
-    }
-    if (type == "connector") {
-        return f.template operator()<ecmeta::ECMooncakeConnectorMetadata>();
-    }
-    if (type == "worker") {
-        return f.template operator()<ecmeta::ECMooncakeWorkerMetadata>();
-    }
-    throw usage_error("TYPE is load, push, connector or worker, got \"" + std::string{type} + "\"");
+    return *result;
 }
 
 // ---- the demo ---------------------------------------------------------------------------
@@ -203,7 +249,7 @@ void print_report(const ecmeta::ECMooncakeWorkerMetadata& w) {
 
 int demo() {
     const auto step = ecmeta::decode<ecmeta::ECMooncakeConnectorMetadata>(demo_step);
-    const auto ranks = ecmeta::decode<std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>>(demo_ranks);
+    const auto ranks = ecmeta::decode<rank_reports>(demo_ranks);
 
     std::cout << "Scheduler -> workers (one engine step)\n";
     for (const auto& l : step.loads) {
@@ -245,8 +291,8 @@ int run(const options& o) {
         return demo();
     }
     if (o.command == "schema") {
-        if (o.type == "ranks") {
-            return print_schema<std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>>();
+        if (o.type == type_word<rank_reports>::word) {
+            return print_schema<rank_reports>();
         }
         return with_type(o.type, []<class T>() { return print_schema<T>(); });
     }
@@ -262,7 +308,7 @@ int run(const options& o) {
     }
     // aggregate
     const std::string bytes = read_input(o.file);
-    const auto ranks = decode_as<std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>>(bytes, o);
+    const auto ranks = decode_as<rank_reports>(bytes, o);
     if (const auto folded = ecmeta::aggregate(ranks)) {
         print(*folded, o.to);
     } else if (o.to == "msgpack") {
