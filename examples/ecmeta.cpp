@@ -42,33 +42,23 @@ using command_line::one_line;
 // the help, the checks of TYPE and with_type read.
 using rank_reports = std::vector<std::optional<ecmeta::ECMooncakeWorkerMetadata>>;
 template <class T>
-struct type_word;
+constexpr std::string_view type_word{};
 template <>
-struct type_word<ecmeta::ECMooncakeLoadSpec> {
-    static constexpr std::string_view word = "load";
-};
+constexpr std::string_view type_word<ecmeta::ECMooncakeLoadSpec> = "load";
 template <>
-struct type_word<ecmeta::ECMooncakePushSpec> {
-    static constexpr std::string_view word = "push";
-};
+constexpr std::string_view type_word<ecmeta::ECMooncakePushSpec> = "push";
 template <>
-struct type_word<ecmeta::ECMooncakeConnectorMetadata> {
-    static constexpr std::string_view word = "connector";
-};
+constexpr std::string_view type_word<ecmeta::ECMooncakeConnectorMetadata> = "connector";
 template <>
-struct type_word<ecmeta::ECMooncakeWorkerMetadata> {
-    static constexpr std::string_view word = "worker";
-};
+constexpr std::string_view type_word<ecmeta::ECMooncakeWorkerMetadata> = "worker";
 template <>
-struct type_word<rank_reports> {
-    static constexpr std::string_view word = "ranks";  // the list aggregate reads: schema only
-};
+constexpr std::string_view type_word<rank_reports> = "ranks";  // the list aggregate reads: schema only
 using message_types = std::tuple<ecmeta::ECMooncakeLoadSpec, ecmeta::ECMooncakePushSpec,
                                  ecmeta::ECMooncakeConnectorMetadata, ecmeta::ECMooncakeWorkerMetadata>;
 
 // The words for the message types, and "load, push, connector or worker".
 std::vector<std::string> type_words() {
-    return std::apply([](auto... t) { return std::vector<std::string>{std::string{type_word<decltype(t)>::word}...}; },
+    return std::apply([](auto... t) { return std::vector<std::string>{std::string{type_word<decltype(t)>}...}; },
                       message_types{});
 }
 std::string type_list(const std::vector<std::string>& words, std::string_view last_join) {
@@ -115,13 +105,13 @@ void describe(CLI::App& app, options& o) {
     add("aggregate", "Fold a JSON array of worker reports (null: a silent rank); print it, or null", false, true);
     add("validate", "Print each finding as \"<pointer>: <message>\"; exit 1 if any", true, true);
     add("schema", "Print the JSON Schema (draft 2020-12) of TYPE's JSON form", false, false)
-        ->add_option("TYPE", o.type,
-                     type_list(types, ", ") + ", or " + std::string{type_word<rank_reports>::word} +
-                         " (the list aggregate reads)")
+        ->add_option(
+            "TYPE", o.type,
+            type_list(types, ", ") + ", or " + std::string{type_word<rank_reports>} + " (the list aggregate reads)")
         ->required()
         ->check(CLI::IsMember([&] {
             std::vector<std::string> all = types;
-            all.emplace_back(type_word<rank_reports>::word);
+            all.emplace_back(type_word<rank_reports>);
             return all;
         }()));
     app.footer(
@@ -176,8 +166,7 @@ int with_type(std::string_view type, F&& f) {
     std::apply(
         [&](auto... t) {
             static_cast<void>(
-                ((type == type_word<decltype(t)>::word && (result = f.template operator()<decltype(t)>(), true)) ||
-                 ...));
+                ((type == type_word<decltype(t)> && (result = f.template operator()<decltype(t)>(), true)) || ...));
         },
         message_types{});
     if (!result) {
@@ -291,7 +280,7 @@ int run(const options& o) {
         return demo();
     }
     if (o.command == "schema") {
-        if (o.type == type_word<rank_reports>::word) {
+        if (o.type == type_word<rank_reports>) {
             return print_schema<rank_reports>();
         }
         return with_type(o.type, []<class T>() { return print_schema<T>(); });
