@@ -52,7 +52,7 @@ void encode_into(const T& value, Buffer& out) {
 template <wire_type T>
 [[nodiscard]] result<std::string, encode_error> try_encode(const T& value) {
     result<std::string, encode_error> r;
-    r.value.reserve(detail::json::plain_size(value));
+    r.value.reserve(detail::json::encoded_size(value));
     r.error = try_encode_into(value, r.value);
     return r;
 }

@@ -48,7 +48,7 @@ void encode_msgpack_into(const T& value, Buffer& out) {
 template <wire_type T>
 [[nodiscard]] result<std::vector<std::uint8_t>, encode_error> try_encode_msgpack(const T& value) {
     result<std::vector<std::uint8_t>, encode_error> r;
-    r.value.reserve(detail::msgpack::packed_size(value));
+    r.value.reserve(detail::msgpack::encoded_size(value));
     r.error = try_encode_msgpack_into(value, r.value);
     return r;
 }
@@ -67,12 +67,12 @@ template <wire_type T>
 [[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out,
                                                                   decode_storage<T>& storage,
                                                                   const decode_options& options = {}) {
-    return detail::decode_into<detail::msgpack_reader>(bytes, out, detail::storage_access::of(storage), options);
+    return detail::decode_into<detail::msgpack::reader>(bytes, out, detail::storage_access::of(storage), options);
 }
 template <wire_type T>
 [[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out,
                                                                   const decode_options& options = {}) {
-    return detail::decode_into<detail::msgpack_reader>(bytes, out, detail::thread_storage<T>(), options);
+    return detail::decode_into<detail::msgpack::reader>(bytes, out, detail::thread_storage<T>(), options);
 }
 template <wire_type T>
 void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, decode_storage<T>& storage,
@@ -94,7 +94,7 @@ template <wire_type T>
                                                          const decode_options& options = {}) {
     result<T, decode_error> r;
     detail::no_storage fresh;
-    r.error = detail::decode_into<detail::msgpack_reader>(bytes, r.value, fresh, options);
+    r.error = detail::decode_into<detail::msgpack::reader>(bytes, r.value, fresh, options);
     return r;
 }
 template <wire_type T>

@@ -1896,7 +1896,7 @@ inline void append_pointer_token(std::string& pointer, std::string_view token) {
 // place, else it is as it was. Validation reports through it, and the encoders' errors.
 template <class T, class At, class String>
 bool walk_places(const T& value, std::string& pointer, At&& at, String&& string) {
-    struct walker {
+    struct place_sink {
         std::string& pointer;
         At& at;
         String& on_string;
@@ -4638,7 +4638,7 @@ private:
 // encode reserves, so that a fresh buffer is allocated once. A walk of sizes: no string's bytes
 // are read.
 template <class T>
-[[nodiscard]] std::size_t plain_size(const T& value) noexcept {
+[[nodiscard]] std::size_t encoded_size(const T& value) noexcept {
     struct sizer {
         std::size_t n = 0;
         void string(std::string_view s) noexcept { n += s.size() + 2; }
@@ -5200,7 +5200,7 @@ void encode_into(const T& value, Buffer& out) {
 template <wire_type T>
 [[nodiscard]] result<std::string, encode_error> try_encode(const T& value) {
     result<std::string, encode_error> r;
-    r.value.reserve(detail::json::plain_size(value));
+    r.value.reserve(detail::json::encoded_size(value));
     r.error = try_encode_into(value, r.value);
     return r;
 }
@@ -5615,7 +5615,7 @@ inline constexpr std::array<header_form, 256> header_forms = [] {
 }  // namespace ecmeta::detail::msgpack_tag
 // ---- end of ecmeta/detail/msgpack/tags.hpp
 
-namespace ecmeta::inline ECMETA_ABI::detail {
+namespace ecmeta::inline ECMETA_ABI::detail::msgpack {
 
 using msgpack_tag::family;
 using msgpack_tag::header_form;
@@ -5639,7 +5639,7 @@ using msgpack_tag::header_forms;
 // in it comes first. Lengths are untrusted: a container may not promise more elements than bytes
 // remain (each needs at least one), and nothing is reserved from a length alone.
 template <bool Naming>
-class msgpack_reader : public fault_state<Naming> {
+class reader : public fault_state<Naming> {
 public:
     static constexpr bool names_errors = Naming;
     struct value {};  // a stream: the next value is the one at the read position
@@ -5649,7 +5649,7 @@ public:
     using object_cursor = array_cursor;  // key-value pairs left
 
     // A MessagePack string has no escapes: it needs no buffer, as the JSON reader does.
-    msgpack_reader(std::span<const std::uint8_t> in, std::string& /*unused*/) noexcept : in_(in) {}
+    reader(std::span<const std::uint8_t> in, std::string& /*unused*/) noexcept : in_(in) {}
 
     [[nodiscard]] value root() const noexcept { return {}; }
     void finish() {
@@ -5993,7 +5993,7 @@ private:
     std::size_t pos_ = 0;
 };
 
-}  // namespace ecmeta::detail
+}  // namespace ecmeta::detail::msgpack
 // ---- end of ecmeta/detail/msgpack/reader.hpp
 // ---- ecmeta/detail/msgpack/writer.hpp
 // ecmeta — the canonical MessagePack writer: one pass, a sink of visit, into an out_buffer.
@@ -6208,7 +6208,7 @@ private:
 // The exact length of value's canonical MessagePack: what encode_msgpack reserves, so that a
 // fresh buffer is allocated once. A walk of sizes: no string's bytes are read.
 template <class T>
-[[nodiscard]] std::size_t packed_size(const T& value) noexcept {
+[[nodiscard]] std::size_t encoded_size(const T& value) noexcept {
     struct sizer {
         std::size_t n = 0;
         static constexpr std::size_t unsigned_size(std::uint64_t v) noexcept {
@@ -6276,7 +6276,7 @@ void encode_msgpack_into(const T& value, Buffer& out) {
 template <wire_type T>
 [[nodiscard]] result<std::vector<std::uint8_t>, encode_error> try_encode_msgpack(const T& value) {
     result<std::vector<std::uint8_t>, encode_error> r;
-    r.value.reserve(detail::msgpack::packed_size(value));
+    r.value.reserve(detail::msgpack::encoded_size(value));
     r.error = try_encode_msgpack_into(value, r.value);
     return r;
 }
@@ -6295,12 +6295,12 @@ template <wire_type T>
 [[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out,
                                                                   decode_storage<T>& storage,
                                                                   const decode_options& options = {}) {
-    return detail::decode_into<detail::msgpack_reader>(bytes, out, detail::storage_access::of(storage), options);
+    return detail::decode_into<detail::msgpack::reader>(bytes, out, detail::storage_access::of(storage), options);
 }
 template <wire_type T>
 [[nodiscard]] std::optional<decode_error> try_decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out,
                                                                   const decode_options& options = {}) {
-    return detail::decode_into<detail::msgpack_reader>(bytes, out, detail::thread_storage<T>(), options);
+    return detail::decode_into<detail::msgpack::reader>(bytes, out, detail::thread_storage<T>(), options);
 }
 template <wire_type T>
 void decode_msgpack_into(std::span<const std::uint8_t> bytes, T& out, decode_storage<T>& storage,
@@ -6322,7 +6322,7 @@ template <wire_type T>
                                                          const decode_options& options = {}) {
     result<T, decode_error> r;
     detail::no_storage fresh;
-    r.error = detail::decode_into<detail::msgpack_reader>(bytes, r.value, fresh, options);
+    r.error = detail::decode_into<detail::msgpack::reader>(bytes, r.value, fresh, options);
     return r;
 }
 template <wire_type T>

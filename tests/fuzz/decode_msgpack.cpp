@@ -12,7 +12,7 @@ ECMETA_FUZZ_TARGET(decode_msgpack) {
         for (const bool strict : {false, true}) {
             const ecmeta::decode_options options{.reject_unknown_keys = strict};
             ecmeta_fuzz::check_msgpack_against_nlohmann<T>(input.subspan(1), options);
-            ecmeta_fuzz::check_readers_agree<ecmeta::detail::msgpack_reader, std::span<const std::uint8_t>, T>(
+            ecmeta_fuzz::check_readers_agree<ecmeta::detail::msgpack::reader, std::span<const std::uint8_t>, T>(
                 input.subspan(1), options);
         }
     });

@@ -458,7 +458,7 @@ inline void append_pointer_token(std::string& pointer, std::string_view token) {
 // place, else it is as it was. Validation reports through it, and the encoders' errors.
 template <class T, class At, class String>
 bool walk_places(const T& value, std::string& pointer, At&& at, String&& string) {
-    struct walker {
+    struct place_sink {
         std::string& pointer;
         At& at;
         String& on_string;

@@ -290,7 +290,7 @@ private:
 // encode reserves, so that a fresh buffer is allocated once. A walk of sizes: no string's bytes
 // are read.
 template <class T>
-[[nodiscard]] std::size_t plain_size(const T& value) noexcept {
+[[nodiscard]] std::size_t encoded_size(const T& value) noexcept {
     struct sizer {
         std::size_t n = 0;
         void string(std::string_view s) noexcept { n += s.size() + 2; }

@@ -22,7 +22,7 @@
 #include "../utf8.hpp"
 #include "tags.hpp"
 
-namespace ecmeta::inline ECMETA_ABI::detail {
+namespace ecmeta::inline ECMETA_ABI::detail::msgpack {
 
 using msgpack_tag::family;
 using msgpack_tag::header_form;
@@ -46,7 +46,7 @@ using msgpack_tag::header_forms;
 // in it comes first. Lengths are untrusted: a container may not promise more elements than bytes
 // remain (each needs at least one), and nothing is reserved from a length alone.
 template <bool Naming>
-class msgpack_reader : public fault_state<Naming> {
+class reader : public fault_state<Naming> {
 public:
     static constexpr bool names_errors = Naming;
     struct value {};  // a stream: the next value is the one at the read position
@@ -56,7 +56,7 @@ public:
     using object_cursor = array_cursor;  // key-value pairs left
 
     // A MessagePack string has no escapes: it needs no buffer, as the JSON reader does.
-    msgpack_reader(std::span<const std::uint8_t> in, std::string& /*unused*/) noexcept : in_(in) {}
+    reader(std::span<const std::uint8_t> in, std::string& /*unused*/) noexcept : in_(in) {}
 
     [[nodiscard]] value root() const noexcept { return {}; }
     void finish() {
@@ -400,4 +400,4 @@ private:
     std::size_t pos_ = 0;
 };
 
-}  // namespace ecmeta::detail
+}  // namespace ecmeta::detail::msgpack

@@ -218,7 +218,7 @@ private:
 // The exact length of value's canonical MessagePack: what encode_msgpack reserves, so that a
 // fresh buffer is allocated once. A walk of sizes: no string's bytes are read.
 template <class T>
-[[nodiscard]] std::size_t packed_size(const T& value) noexcept {
+[[nodiscard]] std::size_t encoded_size(const T& value) noexcept {
     struct sizer {
         std::size_t n = 0;
         static constexpr std::size_t unsigned_size(std::uint64_t v) noexcept {
