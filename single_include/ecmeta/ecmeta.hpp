@@ -2512,9 +2512,11 @@ struct storage_access;
 // std::string, it may move between threads but is not shared by them. Any number of values of
 // type T may be decoded into through one storage.
 //
-// What it keeps never exceeds what the values decoded through it have dropped (each list and
-// string at its field's mark) and the longest string, and, when a limit is set, the limit: a
-// decode after which it would hold more frees it all.
+// What it keeps is what the values decoded through it have dropped, values for the nulls of a list
+// of reports (no more than that list's longest length), each list and string at its field's mark,
+// and a buffer of the longest string. The room the marks give, in the values and here, is given
+// only while it stays within four times the largest input decoded (at least 1 MiB); a limit, when
+// set, bounds what is kept here: a decode after which it would hold more frees it all.
 template <wire_type T>
 class decode_storage {
 public:
