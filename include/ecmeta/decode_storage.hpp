@@ -38,7 +38,8 @@ template <wire_type T>
 class decode_storage {
 public:
     decode_storage() = default;
-    // Keeps at most `limit` bytes between decodes.
+    // Keeps at most `limit` bytes between decodes. With a limit, each decode ends by measuring what
+    // is kept: a walk of the elements kept in it.
     explicit decode_storage(std::size_t limit) noexcept { kept_.set_limit(limit); }
 
     // Heap bytes it holds now (not counting the values decoded into).
