@@ -522,8 +522,11 @@ struct id_set_access {
     // clear, so that decoding into a warm set never allocates.
     static void finish(id_set& s) { static_cast<void>(s.normalize(0, false)); }
     [[nodiscard]] static std::size_t heap_bytes(const id_set& s) noexcept {
-        const bool on_heap = s.chars_.capacity() > std::string{}.capacity();  // not in the string itself
-        return s.entries_.capacity() * sizeof(entry) + (on_heap ? s.chars_.capacity() + 1 : 0);
+        return s.entries_.capacity() * sizeof(entry) + string_heap_bytes(s.chars_.capacity());
+    }
+    // The heap bytes a std::string of this capacity owns: none while it fits in the string itself.
+    [[nodiscard]] static std::size_t string_heap_bytes(std::size_t capacity) noexcept {
+        return capacity > std::string{}.capacity() ? capacity + 1 : 0;
     }
 
     // Building a result whose ids arrive in order, unique: room first, then one append each.

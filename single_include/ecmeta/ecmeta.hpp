@@ -814,8 +814,11 @@ struct id_set_access {
     // clear, so that decoding into a warm set never allocates.
     static void finish(id_set& s) { static_cast<void>(s.normalize(0, false)); }
     [[nodiscard]] static std::size_t heap_bytes(const id_set& s) noexcept {
-        const bool on_heap = s.chars_.capacity() > std::string{}.capacity();  // not in the string itself
-        return s.entries_.capacity() * sizeof(entry) + (on_heap ? s.chars_.capacity() + 1 : 0);
+        return s.entries_.capacity() * sizeof(entry) + string_heap_bytes(s.chars_.capacity());
+    }
+    // The heap bytes a std::string of this capacity owns: none while it fits in the string itself.
+    [[nodiscard]] static std::size_t string_heap_bytes(std::size_t capacity) noexcept {
+        return capacity > std::string{}.capacity() ? capacity + 1 : 0;
     }
 
     // Building a result whose ids arrive in order, unique: room first, then one append each.
@@ -2078,7 +2081,7 @@ template <class X>
 std::size_t heap_bytes(const X& x) noexcept {
     constexpr form f = form_of<X>();
     if constexpr (f == form::string) {
-        return x.capacity() > std::string{}.capacity() ? x.capacity() + 1 : 0;  // else in the string itself
+        return id_set_access::string_heap_bytes(x.capacity());
     } else if constexpr (f == form::ids) {
         return id_set_access::heap_bytes(x);
     } else if constexpr (f == form::nullable) {
@@ -2349,7 +2352,7 @@ private:
                 x.reserve(m.length);
             }
             const std::size_t room = x.capacity() > m.length ? x.capacity() : m.length;
-            return room <= std::string{}.capacity() ? 0 : room + 1;
+            return id_set_access::string_heap_bytes(room);
         } else if constexpr (f == form::ids) {
             const std::size_t most = m.length == 0 ? 0 : id_set::max_bytes() / m.length;
             const std::size_t bytes = (m.count < most ? m.count : most) * m.length;

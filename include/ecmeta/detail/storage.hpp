@@ -139,7 +139,7 @@ template <class X>
 std::size_t heap_bytes(const X& x) noexcept {
     constexpr form f = form_of<X>();
     if constexpr (f == form::string) {
-        return x.capacity() > std::string{}.capacity() ? x.capacity() + 1 : 0;  // else in the string itself
+        return id_set_access::string_heap_bytes(x.capacity());
     } else if constexpr (f == form::ids) {
         return id_set_access::heap_bytes(x);
     } else if constexpr (f == form::nullable) {
@@ -410,7 +410,7 @@ private:
                 x.reserve(m.length);
             }
             const std::size_t room = x.capacity() > m.length ? x.capacity() : m.length;
-            return room <= std::string{}.capacity() ? 0 : room + 1;
+            return id_set_access::string_heap_bytes(room);
         } else if constexpr (f == form::ids) {
             const std::size_t most = m.length == 0 ? 0 : id_set::max_bytes() / m.length;
             const std::size_t bytes = (m.count < most ? m.count : most) * m.length;
