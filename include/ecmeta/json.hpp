@@ -16,10 +16,11 @@
 
 #include "bytes.hpp"
 #include "decode_storage.hpp"
+#include "detail/decode.hpp"
+#include "detail/encode.hpp"
 #include "detail/exceptions.hpp"
 #include "detail/json/reader.hpp"
 #include "detail/json/writer.hpp"
-#include "detail/walker.hpp"
 #include "error.hpp"
 #include "metadata.hpp"
 #include "ostream.hpp"

@@ -17,10 +17,11 @@
 
 #include "bytes.hpp"
 #include "decode_storage.hpp"
+#include "detail/decode.hpp"
+#include "detail/encode.hpp"
 #include "detail/exceptions.hpp"
 #include "detail/msgpack/reader.hpp"
 #include "detail/msgpack/writer.hpp"
-#include "detail/walker.hpp"
 #include "error.hpp"
 #include "metadata.hpp"
 

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "detail/decode.hpp"
 #include "detail/json/dom.hpp"
-#include "detail/walker.hpp"
 #include "metadata.hpp"
 
 // For any basic_json with the default serializer. nlohmann::ordered_json keeps the declared field order;
@@ -29,7 +29,7 @@ struct adl_serializer<T, void> {
         T result{};
         ecmeta::detail::json::dom_reader<BasicJson> reader{j};
         ecmeta::detail::no_storage fresh;
-        ecmeta::detail::walk(reader, result, fresh, false);
+        ecmeta::detail::read_document(reader, result, fresh, false);
         if (reader.failed()) {
             ecmeta::detail::raise(ecmeta::detail::to_error(reader.recorded()));
         }

@@ -113,12 +113,12 @@ template <byte_range R>
 #include <limits>
 
 // ---- ecmeta/detail/schema.hpp
-// ecmeta — one description of every field, read by the wire forms, validation and the test kit.
+// ecmeta — the type side: one table of every field (its key, order, required-ness and meaning),
+// read by the wire forms, validation, the JSON Schema and the test kits.
 // SPDX-License-Identifier: Apache-2.0
 
 
 #include <array>
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -256,11 +256,60 @@ void if_memory_allows(F&& f) noexcept {
 #include <cstring>
 #include <string_view>
 
+// ---- ecmeta/detail/inline.hpp
+// ecmeta — ECMETA_INLINE: inlined whatever the compiler's size heuristics say. For the writers'
+// walk, whose cursor stays in a register only where every step of the walk is inlined.
+// SPDX-License-Identifier: Apache-2.0
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ECMETA_INLINE [[gnu::always_inline]] inline
+#define ECMETA_INLINE_LAMBDA __attribute__((always_inline))
+// A failure path: out of line, so that the reads it leaves stay small enough to inline.
+#define ECMETA_COLD [[gnu::cold, gnu::noinline]]
+#else
+#define ECMETA_INLINE inline
+#define ECMETA_INLINE_LAMBDA
+#define ECMETA_COLD
+#endif
+// ---- end of ecmeta/detail/inline.hpp
+
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <stdlib.h>  // _byteswap_uint64
 #endif
 
 namespace ecmeta::inline ECMETA_ABI::detail {
+
+// Whether n bytes at x and y are equal, for the short strings field names and ids are: fixed-size
+// blocks compared inline (a memcmp of a constant size compiles to one comparison, where a call to
+// memcmp costs more than the bytes), the last block overlapping the one before it.
+[[nodiscard]] ECMETA_INLINE bool same_bytes(const char* x, const char* y, std::size_t n) noexcept {
+    const auto same = [&]<std::size_t Width>(std::size_t at)
+                          ECMETA_INLINE_LAMBDA { return std::memcmp(x + at, y + at, Width) == 0; };
+    if (n >= 16) {
+        const std::size_t last = n - 16;
+        for (std::size_t at = 0; at < last; at += 16) {
+            if (!same.template operator()<16>(at)) {
+                return false;
+            }
+        }
+        return same.template operator()<16>(last);
+    }
+    if (n >= 8) {
+        return same.template operator()<8>(0) && same.template operator()<8>(n - 8);
+    }
+    if (n >= 4) {
+        return same.template operator()<4>(0) && same.template operator()<4>(n - 4);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (x[i] != y[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+[[nodiscard]] inline bool same_bytes(std::string_view a, std::string_view b) noexcept {
+    return a.size() == b.size() && same_bytes(a.data(), b.data(), a.size());
+}
 
 [[nodiscard]] inline std::uint64_t load_big_endian(const char* bytes) noexcept {
     std::uint64_t value = 0;
@@ -1016,25 +1065,10 @@ using entry = id_set_access::entry;
     return {chars + e.offset, e.size};
 }
 
-// Equality of two ids with equal heads: word by word past the head, no byte order needed.
-[[nodiscard]] inline bool same_id(const entry& a, const char* a_chars, const entry& b, const char* b_chars) noexcept {
-    if (a.size != b.size) {
-        return false;
-    }
-    const char* x = a_chars + a.offset;
-    const char* y = b_chars + b.offset;
-    // 16-byte blocks (fixed-size memcmp compiles to one vector comparison), the last one
-    // overlapping the one before; the head already matched the first eight bytes.
-    if (a.size < 16) {
-        return a.size <= 8 || std::memcmp(x + 8, y + 8, a.size - 8) == 0;
-    }
-    const std::size_t last = a.size - 16;
-    for (std::size_t i = 8; i < last; i += 16) {
-        if (std::memcmp(x + i, y + i, 16) != 0) {
-            return false;
-        }
-    }
-    return std::memcmp(x + last, y + last, 16) == 0;
+// Equality of two ids (with equal heads, so most are equal).
+[[nodiscard]] ECMETA_INLINE bool same_id(const entry& a, const char* a_chars, const entry& b,
+                                         const char* b_chars) noexcept {
+    return a.size == b.size && same_bytes(a_chars + a.offset, b_chars + b.offset, a.size);
 }
 
 // Keeps the driver's ids (`survivors`, ascending indices) that `other` holds too: one straight
@@ -1444,22 +1478,6 @@ template <report_range R>
 
 }  // namespace ecmeta
 // ---- end of ecmeta/metadata.hpp
-// ---- ecmeta/detail/inline.hpp
-// ecmeta — ECMETA_INLINE: inlined whatever the compiler's size heuristics say. For the writers'
-// walk, whose cursor stays in a register only where every step of the walk is inlined.
-// SPDX-License-Identifier: Apache-2.0
-
-#if defined(__GNUC__) || defined(__clang__)
-#define ECMETA_INLINE [[gnu::always_inline]] inline
-#define ECMETA_INLINE_LAMBDA __attribute__((always_inline))
-// A failure path: out of line, so that the reads it leaves stay small enough to inline.
-#define ECMETA_COLD [[gnu::cold, gnu::noinline]]
-#else
-#define ECMETA_INLINE inline
-#define ECMETA_INLINE_LAMBDA
-#define ECMETA_COLD
-#endif
-// ---- end of ecmeta/detail/inline.hpp
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
@@ -1571,48 +1589,6 @@ concept described = requires {
     schema<T>::fields;
 };
 
-// How aggregate folds T, member by member in declared order, in the words of its rules table
-// (fold_rules<T>): "loaded intersected, failed_loads united, ..., pending_saves or-ed". The JSON
-// Schema and the command say it from here, so it cannot drift from the fold.
-template <class T>
-[[nodiscard]] std::string fold_description() {
-    std::string out;
-    const auto say = [&](const auto& member, std::string_view how) {
-        std::apply(
-            [&](const auto&... fd) {
-                const auto match = [&](const auto& f) {
-                    if constexpr (std::is_same_v<decltype(f.member), std::remove_cvref_t<decltype(member)>>) {
-                        if (f.member == member) {
-                            out += out.empty() ? "" : ", ";
-                            out += f.name;
-                            out += ' ';
-                            out += how;
-                        }
-                    }
-                };
-                (match(fd), ...);
-            },
-            schema<T>::fields);
-    };
-    std::apply(
-        [&](const auto&... rule) {
-            const auto one = [&](const auto& r) {
-                using R = std::remove_cvref_t<decltype(r)>;
-                if constexpr (std::is_same_v<R, intersected<T>>) {
-                    say(r.member, "intersected");
-                } else if constexpr (std::is_same_v<R, united<T>>) {
-                    say(r.member, "united");
-                } else {
-                    static_assert(std::is_same_v<R, any_of<T>>, "a fold rule with no words");
-                    say(r.member, "or-ed");
-                }
-            };
-            (one(rule), ...);
-        },
-        fold_rules<T>::fields);
-    return out;
-}
-
 template <class T>
 struct is_vector : std::false_type {};
 template <class T>
@@ -1647,7 +1623,7 @@ void schema_of_C_does_not_list_this_member();
 
 // A member's wire name, from schema<C>: one the schema does not list fails to compile.
 template <class C, class M>
-consteval std::string_view wire_name(M C::*member) {
+consteval std::string_view key_of(M C::*member) {
     std::string_view name;
     for_each_field<C>([&](const auto& fd) {
         if (same_member(fd.member, member)) {
@@ -1660,11 +1636,77 @@ consteval std::string_view wire_name(M C::*member) {
     return name;
 }
 
-// ---- what a type is on the wire: the member-kind dispatch, said once --------------------------
+// ---- what decoding needs of a struct ------------------------------------------------------
+
+// How many fields schema<T> lists: every member of T, or a missing one would neither encode nor
+// decode.
+template <class T>
+consteval std::size_t field_count() {
+    constexpr std::size_t n = std::tuple_size_v<decltype(schema<T>::fields)>;
+    static_assert(n == member_count<T>(),
+                  "schema<T> must list every member of T: a missing one would neither encode nor decode");
+    static_assert(distinct_members(schema<T>::fields), "schema<T> lists a member of T twice");
+    static_assert(n <= 32, "a decoder marks the fields it has seen in 32 bits");
+    return n;
+}
+
+// Bit i: field i of T must be present.
+template <class T>
+inline constexpr std::uint32_t required_fields = std::apply(
+    [](const auto&... fs) {
+        std::uint32_t mask = 0;
+        std::uint32_t bit = 1;
+        ((mask |= fs.required ? bit : 0U, bit <<= 1U), ...);
+        return mask;
+    },
+    schema<T>::fields);
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/schema.hpp
+// ---- ecmeta/detail/storage.hpp
+// ecmeta — what decoding into a kept value keeps for the next decode (decode_storage<T> owns one;
+// the plain calls use one per thread and type), and the rule that makes a warm value allocate
+// nothing:
+//   - pools: the elements a shortened list drops and the value an optional loses to null, moved
+//     there and back with their buffers, so that a list may shrink and grow again;
+//   - marks: per field, the most elements a list there held and the longest string there. After
+//     a decode that raised a mark, every list and string of that field (in the value and in the
+//     pools) is given room for it, so that a later message whose every list and string is no
+//     longer than its field's mark needs no allocation, wherever its long strings sit;
+//   - the buffer the JSON reader decodes a string with escapes into.
+// Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+// ---- ecmeta/detail/form.hpp
+// ecmeta — what a type is on the wire: the member-kind dispatch, said once, and the words messages
+// use for each kind. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+
+namespace ecmeta::inline ECMETA_ABI::detail {
 
 // The forms a value takes: JSON's and MessagePack's shared data model, as the Python mirror's
 // field types use it. Every consumer dispatches on form_of and on nothing else: the writers,
-// walk_places and the DOM hook through visit (below); the walker, name_of, to_default,
+// the size walks and the DOM hook through visit (visit.hpp); the decoder, form_text, to_default,
 // validate and the JSON Schema directly. So a member type is classified here once, and one with
 // no wire form fails to compile here.
 enum class form : std::uint8_t {
@@ -1704,130 +1746,6 @@ constexpr form form_of() {
 template <class T>
 inline constexpr bool scalar_form = form_of<T>() == form::u64 || form_of<T>() == form::i64
                                     || form_of<T>() == form::boolean;
-
-template <class T, class Sink>
-void visit(const T& value, Sink& sink);
-
-template <class T, class Sink, std::size_t... I>
-ECMETA_INLINE void visit_fields(const T& value, Sink& sink, std::index_sequence<I...> /*unused*/) {
-    // By index, so that a sink that inlines key() sees its index and name as constants.
-    const auto field = [&](const auto index, const auto& fd) ECMETA_INLINE_LAMBDA {
-        if constexpr (requires { sink.field(index, fd.name, value.*fd.member); }) {
-            sink.field(index, fd.name, value.*fd.member);
-        } else {
-            sink.key(decltype(index)::value, fd.name);
-            visit(value.*fd.member, sink);
-        }
-    };
-    (field(std::integral_constant<std::size_t, I>{}, std::get<I>(schema<T>::fields)), ...);
-}
-
-// Walks a value in wire order and tells `sink` what it meets. The writers, walk_places and the DOM
-// hook are sinks:
-//   string(std::string_view)  u64(std::uint64_t)  i64(std::int64_t)  boolean(bool)  null()
-//   begin_list(size)  item(index)  end_list()       item(i) comes before element i
-//   begin_object(size)  key(index, name)  end_object()   key(i, name) comes before field i
-//   whole_ids(const id_set&), optional: true if the sink took the whole set at once; if false,
-//   the set is walked as a list of strings
-//   field(index, name, const M& member), optional: a field whole, in place of key(i, name) and
-//   the member's walk (a writer that can check room once for both)
-// The whole walk is inlined into its caller, so that a sink's state (the writers' cursor) can live
-// in registers rather than be stored and reloaded at every step.
-template <class T, class Sink>
-ECMETA_INLINE void visit(const T& value, Sink& sink) {
-    constexpr form f = form_of<T>();
-    if constexpr (f == form::string) {
-        sink.string(std::string_view{value});
-    } else if constexpr (f == form::u64) {
-        sink.u64(value);
-    } else if constexpr (f == form::i64) {
-        sink.i64(value);
-    } else if constexpr (f == form::boolean) {
-        sink.boolean(value);
-    } else if constexpr (f == form::nullable) {
-        if (value) {
-            visit(*value, sink);
-        } else {
-            sink.null();
-        }
-    } else if constexpr (f == form::ids || f == form::list) {
-        if constexpr (f == form::ids && requires { sink.whole_ids(value); }) {
-            if (sink.whole_ids(value)) {
-                return;
-            }
-        }
-        sink.begin_list(value.size());
-        std::size_t i = 0;
-        for (const auto& item : value) {
-            sink.item(i++);
-            if constexpr (f == form::ids) {
-                sink.string(item);
-            } else {
-                visit(item, sink);
-            }
-        }
-        sink.end_list();
-    } else {
-        constexpr std::size_t n = std::tuple_size_v<decltype(schema<T>::fields)>;
-        sink.begin_object(n);
-        visit_fields(value, sink, std::make_index_sequence<n>{});
-        sink.end_object();
-    }
-}
-
-// ---- what decoding needs of a struct ------------------------------------------------------
-
-// How many fields schema<T> lists: every member of T, or a missing one would neither encode nor
-// decode.
-template <class T>
-consteval std::size_t field_count() {
-    constexpr std::size_t n = std::tuple_size_v<decltype(schema<T>::fields)>;
-    static_assert(n == member_count<T>(),
-                  "schema<T> must list every member of T: a missing one would neither encode nor decode");
-    static_assert(distinct_members(schema<T>::fields), "schema<T> lists a member of T twice");
-    static_assert(n <= 32, "a decoder marks the fields it has seen in 32 bits");
-    return n;
-}
-
-// Bit i: field i of T must be present.
-template <class T>
-inline constexpr std::uint32_t required_fields = std::apply(
-    [](const auto&... fs) {
-        std::uint32_t mask = 0;
-        std::uint32_t bit = 1;
-        ((mask |= fs.required ? bit : 0U, bit <<= 1U), ...);
-        return mask;
-    },
-    schema<T>::fields);
-
-// Gives v the default of its member (the value in a fresh T{}), keeping its storage in `keep`
-// (storage.hpp). Every container member defaults to empty and every optional to nullopt; scalars
-// take T{}'s value.
-template <class T, class M, class Keep>
-void to_default(M& v, M T::*member, Keep& keep) {
-    if constexpr (form_of<M>() == form::nullable) {
-        keep.drop(v);
-    } else if constexpr (scalar_form<M>) {
-        v = T{}.*member;
-    } else if constexpr (form_of<M>() == form::list) {
-        keep.shorten(v, 0);
-    } else {
-        v.clear();
-    }
-}
-
-// Gives each field of `value` that is not in `seen` (bit i: field i) its default, keeping its
-// storage: what a decoded input left out, as T{} has it.
-template <class T, class Keep>
-void to_defaults(T& value, std::uint32_t seen, Keep& keep) {
-    std::size_t i = 0;
-    for_each_field<T>([&](const auto& fd) {
-        if ((seen & (std::uint32_t{1} << i++)) == 0) {
-            to_default(value.*fd.member, fd.member, keep);
-        }
-    });
-}
-
 // Whether M is a std::vector of elements of form e.
 template <class M>
 constexpr bool list_of(form e) {
@@ -1838,21 +1756,10 @@ constexpr bool list_of(form e) {
     }
 }
 
-// Gives every member of a decoded value its default, keeping what storage it can: a decode that
-// fails leaves its target equal to T{}, never half-written.
-template <class T, class Keep>
-void reset_in_place(T& value, Keep& keep) {
-    if constexpr (form_of<T>() == form::message) {
-        to_defaults(value, 0, keep);
-    } else {
-        keep.shorten(value, 0);  // a list of messages
-    }
-}
-
-// What messages call a value of type T: "expected <name_of<T>()>, got ...". Said here once for
+// What messages call a value of type T: "expected <form_text<T>()>, got ...". Said here once for
 // every decoder; there are names for the shapes the Python mirror's fields take.
 template <class T>
-constexpr std::string_view name_of() {
+constexpr std::string_view form_text() {
     constexpr form f = form_of<T>();
     if constexpr (f == form::string) {
         return "string";
@@ -1868,7 +1775,7 @@ constexpr std::string_view name_of() {
         return "array of non-negative integers";
     } else if constexpr (list_of<T>(form::message)) {
         return "array of objects";
-    } else if constexpr (name_of<typename T::value_type>() == std::string_view{"object or null"}) {
+    } else if constexpr (form_text<typename T::value_type>() == std::string_view{"object or null"}) {
         return "array of objects or nulls";  // a list of optional messages
     } else if constexpr (f == form::nullable && form_of<typename T::value_type>() == form::message) {
         return "object or null";
@@ -1879,96 +1786,8 @@ constexpr std::string_view name_of() {
     }
 }
 
-// RFC 6901: '~' becomes "~0" and '/' becomes "~1".
-inline void append_pointer_token(std::string& pointer, std::string_view token) {
-    pointer += '/';
-    for (const char c : token) {
-        if (c == '~') {
-            pointer += "~0";
-        } else if (c == '/') {
-            pointer += "~1";
-        } else {
-            pointer += c;
-        }
-    }
-}
-
-// Walks value in wire order with `pointer` naming the place it has reached: calls at(pointer) on
-// reaching each place (the value itself, then each field and element, a place before what is in
-// it) and string(pointer, s) at each string, until one returns true; then `pointer` names that
-// place, else it is as it was. Validation reports through it, and the encoders' errors.
-template <class T, class At, class String>
-bool walk_places(const T& value, std::string& pointer, At&& at, String&& string) {
-    struct place_sink {
-        std::string& pointer;
-        At& at;
-        String& on_string;
-        std::vector<std::size_t> marks{};  // where each open list or object's pointer ends
-        bool found = false;
-
-        void reach() { found = found || at(std::as_const(pointer)); }
-        void string(std::string_view s) { found = found || on_string(std::as_const(pointer), s); }
-        void u64(std::uint64_t /*unused*/) const noexcept {}
-        void i64(std::int64_t /*unused*/) const noexcept {}
-        void boolean(bool /*unused*/) const noexcept {}
-        void null() const noexcept {}
-        void begin_list(std::size_t /*size*/) { marks.push_back(pointer.size()); }
-        void item(std::size_t i) {
-            if (!found) {
-                pointer.resize(marks.back());
-                char digits[24];
-                append_pointer_token(pointer, {digits, std::to_chars(digits, digits + sizeof digits, i).ptr});
-                reach();
-            }
-        }
-        void end_list() {
-            if (!found) {
-                pointer.resize(marks.back());
-            }
-            marks.pop_back();
-        }
-        void begin_object(std::size_t size) { begin_list(size); }
-        void key(std::size_t /*index*/, std::string_view name) {
-            if (!found) {
-                pointer.resize(marks.back());
-                append_pointer_token(pointer, name);
-                reach();
-            }
-        }
-        void end_object() { end_list(); }
-    } sink{pointer, at, string};
-    sink.reach();
-    visit(value, sink);
-    return sink.found;
-}
-
 }  // namespace ecmeta::detail
-// ---- end of ecmeta/detail/schema.hpp
-// ---- ecmeta/detail/storage.hpp
-// ecmeta — what decoding into a kept value keeps for the next decode (decode_storage<T> owns one;
-// the plain calls use one per thread and type), and the rule that makes a warm value allocate
-// nothing:
-//   - pools: the elements a shortened list drops and the value an optional loses to null, moved
-//     there and back with their buffers, so that a list may shrink and grow again;
-//   - marks: per field, the most elements a list there held and the longest string there. After
-//     a decode that raised a mark, every list and string of that field (in the value and in the
-//     pools) is given room for it, so that a later message whose every list and string is no
-//     longer than its field's mark needs no allocation, wherever its long strings sit;
-//   - the buffer the JSON reader decodes a string with escapes into.
-// Standard library only.
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <array>
-#include <cstddef>
-#include <limits>
-#include <optional>
-#include <string>
-#include <tuple>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
+// ---- end of ecmeta/detail/form.hpp
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
@@ -1986,7 +1805,7 @@ struct mark {
 template <class E>
 struct spare_pool {
     std::vector<E> items;
-    std::size_t wanted = 0;  // counted by hold_room's first walk, reserved by its second
+    std::size_t wanted = 0;  // counted by make_room's first walk, reserved by its second
 
     void reserve_wanted() {
         if (const std::size_t need = items.size() + wanted; need > items.capacity()) {
@@ -2125,7 +1944,7 @@ class storage {
 public:
     static constexpr bool keeps = true;
 
-    // ---- what the walker asks of it
+    // ---- what the decoder asks of it
 
     template <class S, std::size_t I>
     [[nodiscard]] mark& field_mark() noexcept {
@@ -2148,7 +1967,7 @@ public:
 
     [[nodiscard]] std::string& escapes() noexcept { return escapes_; }
 
-    // Cuts `list` to n elements, keeping the dropped ones for a later grow(). Last first, so that
+    // Cuts `list` to n elements, keeping the dropped ones for a later append(). Last first, so that
     // growing the list again gives each place back the element it had.
     template <class E>
     void shorten(std::vector<E>& list, std::size_t n) {
@@ -2167,7 +1986,7 @@ public:
 
     // Appends an element, a spare one when there is one (its old value is to be overwritten).
     template <class E>
-    E& grow(std::vector<E>& list) {
+    E& append(std::vector<E>& list) {
         if constexpr (keeps_storage<E>) {
             std::vector<E>& pool = pool_of<E>().items;
             if (!pool.empty()) {
@@ -2179,9 +1998,9 @@ public:
         return list.emplace_back();
     }
 
-    // Makes `o` null, keeping its value for a later fill().
+    // Makes `o` null, keeping its value for a later make_present().
     template <class E>
-    void drop(std::optional<E>& o) noexcept {
+    void make_null(std::optional<E>& o) noexcept {
         if (o) {
             if_memory_allows([&] { pool_of<E>().items.push_back(std::move(*o)); });  // if not, it is freed
             o.reset();
@@ -2190,7 +2009,7 @@ public:
 
     // The value of `o`, made from a spare one when it is null (its old value is to be overwritten).
     template <class E>
-    E& fill(std::optional<E>& o) {
+    E& make_present(std::optional<E>& o) {
         if (!o) {
             std::vector<E>& pool = pool_of<E>().items;
             if (pool.empty()) {
@@ -2219,8 +2038,8 @@ public:
             }
             rose_ = false;
         }
-        hold_room(value, false);
-        hold_room(value, true);
+        make_room(value, false);
+        make_room(value, true);
         if (limit_ != std::numeric_limits<std::size_t>::max() && bytes() > limit_) {
             release();
         }
@@ -2295,13 +2114,13 @@ private:
     // dropping never allocates. Walked twice: the first walk counts into each pool, the second
     // reserves. Room follows what the decoded value holds, not how many values were ever decoded.
     template <class X>
-    void hold_room(const X& value, bool reserve) {
+    void make_room(const X& value, bool reserve) {
         constexpr form f = form_of<X>();
         if constexpr (f == form::nullable) {
             if (value) {
                 spare_pool<typename X::value_type>& pool = pool_of<typename X::value_type>();
                 reserve ? pool.reserve_wanted() : static_cast<void>(++pool.wanted);
-                hold_room(*value, reserve);
+                make_room(*value, reserve);
             }
         } else if constexpr (f == form::list) {
             using E = typename X::value_type;
@@ -2311,11 +2130,11 @@ private:
             }
             if constexpr (may_drop<E>()) {
                 for (const E& e : value) {
-                    hold_room(e, reserve);
+                    make_room(e, reserve);
                 }
             }
         } else if constexpr (f == form::message && may_drop<X>()) {
-            for_each_field<X>([&](const auto& fd) { hold_room(value.*fd.member, reserve); });
+            for_each_field<X>([&](const auto& fd) { make_room(value.*fd.member, reserve); });
         }
     }
 
@@ -2460,15 +2279,15 @@ public:
         list.erase(list.begin() + static_cast<std::ptrdiff_t>(n), list.end());
     }
     template <class E>
-    static E& grow(std::vector<E>& list) {
+    static E& append(std::vector<E>& list) {
         return list.emplace_back();
     }
     template <class E>
-    static void drop(std::optional<E>& o) noexcept {
+    static void make_null(std::optional<E>& o) noexcept {
         o.reset();
     }
     template <class E>
-    static E& fill(std::optional<E>& o) {
+    static E& make_present(std::optional<E>& o) {
         return o ? *o : o.emplace();
     }
     template <class T>
@@ -2660,26 +2479,37 @@ struct decode_options {
 #include <utility>
 #include <vector>
 
-// ---- ecmeta/detail/json/reader.hpp
-// ecmeta — JSON text's pull reader, which the decoder generated per type reads through
-// (walker.hpp): the input's bytes read once, in order (again only to word an error), with no DOM,
-// no tape and no copy of a string without escapes. It accepts exactly what nlohmann_json's parser
-// accepts, but for a NUL byte, which JSON text never holds and nlohmann takes for the end of the
-// input. Standard library only.
+// ---- ecmeta/detail/decode.hpp
+// ecmeta — the decode driver: a decoder generated per type from schema<T>, the one decoder of every
+// source, over a pull reader per source: JSON text (json/reader.hpp), MessagePack
+// (msgpack/reader.hpp) and nlohmann's DOM (json/dom.hpp). The compiler fuses the two: no event
+// dispatch, no member table walked per value, keys matched against names known at compile time. A
+// reader either refuses (records only that it failed, fault.hpp) or names what it refuses
+// (R::names_errors), and then the decoder words the error and builds its pointer. The fast paths
+// decode with a refusing reader and, on a refusal, decode again with a naming one, so every
+// verdict and every message comes from this decoder. No exception is involved: a failed reader
+// makes every later read return at once, and the decoder unwinds by plain returns.
 // SPDX-License-Identifier: Apache-2.0
 
 
 #include <array>
+#include <bit>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 // ---- ecmeta/detail/fault.hpp
 // ecmeta — how a decode fails without throwing: the pull readers (json/reader.hpp,
-// msgpack/reader.hpp, json/dom.hpp) and the walker record a fault, the first one wins, and from
+// msgpack/reader.hpp, json/dom.hpp) and the decoder record a fault, the first one wins, and from
 // then on every read returns at once with a harmless value and every cursor says it is done, so
 // the walk unwinds by plain returns and its caller reads the fault. A refusing reader (the fast
 // path) records only that it failed; a naming reader records what and where.
@@ -2693,6 +2523,62 @@ struct decode_options {
 #include <string_view>
 #include <utility>
 
+// ---- ecmeta/detail/pointer.hpp
+// ecmeta — places in a value and their RFC 6901 pointers, spelled only when an error or a finding
+// names one. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <charconv>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+// RFC 6901: '~' becomes "~0" and '/' becomes "~1".
+inline void append_pointer_token(std::string& pointer, std::string_view token) {
+    pointer += '/';
+    for (const char c : token) {
+        if (c == '~') {
+            pointer += "~0";
+        } else if (c == '/') {
+            pointer += "~1";
+        } else {
+            pointer += c;
+        }
+    }
+}
+
+// A place in a value: a field (by name) or an element (by index) of the place above it, or the
+// root. Walks build places on the stack; the pointer is spelled only when something is reported.
+struct place {
+    const place* above = nullptr;  // null: the root
+    std::string_view name{};       // a field's name (never empty); empty: element `index`
+    std::size_t index = 0;
+
+    void append_to(std::string& pointer) const {
+        if (above == nullptr) {
+            return;
+        }
+        above->append_to(pointer);
+        if (!name.empty()) {
+            append_pointer_token(pointer, name);
+        } else {
+            char digits[24];
+            pointer += '/';
+            pointer.append(digits, std::to_chars(digits, digits + sizeof digits, index).ptr);
+        }
+    }
+    [[nodiscard]] std::string pointer() const {
+        std::string out;
+        append_to(out);
+        return out;
+    }
+};
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/pointer.hpp
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
@@ -2701,7 +2587,7 @@ namespace ecmeta::inline ECMETA_ABI::detail {
 struct fault {
     std::string pointer{};
     // "<what was expected>, got <what was found>"; for a value of another type than the one asked
-    // for, only what was found ("string", "integer -3", …) until the walker names the type.
+    // for, only what was found ("string", "integer -3", …) until the decoder names the type.
     std::string message{};
     std::optional<std::size_t> offset{};
     bool type_unnamed = false;
@@ -2751,7 +2637,7 @@ protected:
 // ---- end of ecmeta/detail/fault.hpp
 // ---- ecmeta/detail/messages.hpp
 // ecmeta — the words of every decode and encode error, for every decoder, reader and writer, and
-// the walker's error on its way out (validate's findings are worded beside their checks).
+// the decoder's error on its way out (validate's findings are worded beside their checks).
 // SPDX-License-Identifier: Apache-2.0
 
 
@@ -2766,7 +2652,7 @@ protected:
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // What a value of another type than the one asked for is called, whichever source it came from:
-// "expected <name_of the type asked for>, got <this>".
+// "expected <form_text of the type asked for>, got <this>".
 namespace found {
 inline constexpr const char* null = "null";
 inline constexpr const char* text = "string";
@@ -2899,6 +2785,509 @@ inline constexpr std::string_view finite = "a number within double's range";
 
 }  // namespace ecmeta::detail
 // ---- end of ecmeta/detail/messages.hpp
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+// Gives v the default of its member (the value in a fresh T{}), keeping its storage in `keep`
+// (storage.hpp). Every container member defaults to empty and every optional to nullopt; scalars
+// take T{}'s value.
+template <class T, class M, class Keep>
+void to_default(M& v, M T::*member, Keep& keep) {
+    if constexpr (form_of<M>() == form::nullable) {
+        keep.make_null(v);
+    } else if constexpr (scalar_form<M>) {
+        v = T{}.*member;
+    } else if constexpr (form_of<M>() == form::list) {
+        keep.shorten(v, 0);
+    } else {
+        v.clear();
+    }
+}
+
+// Gives each field of `value` that is not in `seen` (bit i: field i) its default, keeping its
+// storage: what a decoded input left out, as T{} has it.
+template <class T, class Keep>
+void to_defaults(T& value, std::uint32_t seen, Keep& keep) {
+    std::size_t i = 0;
+    for_each_field<T>([&](const auto& fd) {
+        if ((seen & (std::uint32_t{1} << i++)) == 0) {
+            to_default(value.*fd.member, fd.member, keep);
+        }
+    });
+}
+
+// Gives every member of a decoded value its default, keeping what storage it can: a decode that
+// fails leaves its target equal to T{}, never half-written.
+template <class T, class Keep>
+void reset_in_place(T& value, Keep& keep) {
+    if constexpr (form_of<T>() == form::message) {
+        to_defaults(value, 0, keep);
+    } else {
+        keep.shorten(value, 0);  // a list of messages
+    }
+}
+
+// A pull reader: what the decoder reads a source through, the protocol a new format implements
+// (R::value is the reader's handle on one value: an element of a DOM, or nothing for a stream
+// that is read in order): (R::value is the reader's handle on one value: an element of a DOM,
+// or nothing for a stream that is read in order):
+//   string(v) -> std::string_view      u64(v) -> std::uint64_t      boolean(v) -> bool
+//   null(v) -> bool (true: it was null, consumed)
+//   array(v) -> R::array_cursor        next(array_cursor&, value&) -> bool (false: no more)
+//   object(v) -> R::object_cursor      next(object_cursor&, std::string_view& key, value&) -> bool
+//   unknown_key(key): checks that a key that names no field is UTF-8 (a key that names one is
+//       ASCII, so next() need not check it)
+//   reservable(array_cursor, element size) -> std::size_t: room to make before reading the
+//       elements (what a DOM has seen; for a length read from the input, no more than would
+//       fill the input's bytes left)
+//   reserve_ids(array_cursor, id_set&)  skip(v)  finish(): nothing may follow the root
+//   stop(): puts the read position at the end, where every read stops
+//   failed() -> bool, and the fault_state<names_errors> it comes from (fault.hpp): where the value
+//       is not of the type read or the input is not well-formed, the reader records a fault and
+//       from then on returns at once from every read, and next() returns false. names_errors: a
+//       static bool. False: only that it failed (refuse()). True: the fault says what and where
+//       (recorded()): for a value of another type, what was found (type_unnamed); for input that
+//       is not well-formed, the message and offset. The decoder adds the pointer.
+template <class R>
+concept pull_reader = requires(R& r, typename R::value v, std::string_view key, id_set& ids) {
+    { R::names_errors } -> std::convertible_to<bool>;
+    { r.root() } -> std::same_as<typename R::value>;
+    { r.string(v) } -> std::same_as<std::string_view>;
+    { r.u64(v) } -> std::same_as<std::uint64_t>;
+    { r.boolean(v) } -> std::same_as<bool>;
+    { r.null(v) } -> std::same_as<bool>;
+    requires requires(std::remove_cvref_t<decltype(r.array(v))> & items) {
+        { r.next(items, v) } -> std::same_as<bool>;
+        { r.reservable(items, std::size_t{}) } -> std::same_as<std::size_t>;
+        r.reserve_ids(items, ids);
+    };
+    requires requires(std::remove_cvref_t<decltype(r.object(v))> & fields) {
+        { r.next(fields, key, v) } -> std::same_as<bool>;
+    };
+    r.unknown_key(key);
+    r.skip(v);
+    r.finish();
+    r.stop();
+    // A refusing reader records only that it failed; a naming one records a fault and hands it back.
+    requires(R::names_errors ? requires { r.record(fault{}); r.recorded(); } : requires { r.refuse(); });
+    { r.failed() } -> std::same_as<bool>;
+};
+
+// Keep is where a decode into a kept value keeps what it drops and the marks of each field
+// (storage.hpp): storage<T>, or no_storage for a fresh value.
+template <pull_reader R, class Keep>
+class decoder {
+public:
+    using value = typename R::value;
+    static constexpr bool naming = R::names_errors;
+
+    decoder(R& reader, Keep& keep, bool strict) noexcept : r_(reader), keep_(keep), strict_(strict) {}
+
+    // Reads v into out, by out's form; m is the mark of the field out is at.
+    template <class T>
+    void read(value v, T& out, mark& m) {
+        as<T>([&] { read_as(v, out, m); });
+    }
+
+private:
+    // Runs f, which reads a value of type T: a value of another type is an error that names T.
+    template <class T, class F>
+    decltype(auto) as(F&& f) {
+        if constexpr (naming) {
+            if constexpr (std::is_void_v<decltype(f())>) {
+                f();
+                name_type<T>();
+            } else {
+                decltype(auto) result = f();
+                name_type<T>();
+                return result;
+            }
+        } else {
+            return f();
+        }
+    }
+    template <class T>
+    void name_type() {
+        if (r_.failed() && r_.recorded().type_unnamed) {
+            fault& f = r_.recorded();
+            f.message = message::mismatch(form_text<T>(), f.message);
+            f.type_unnamed = false;
+        }
+    }
+
+    // Runs f: a fault from inside it gets `token` (a key or an index) in front of its pointer.
+    template <class Token, class F>
+    decltype(auto) within(const Token& token, F&& f) {
+        if constexpr (naming) {
+            const bool before = r_.failed();
+            if constexpr (std::is_void_v<decltype(f())>) {
+                f();
+                if (!before && r_.failed()) {
+                    r_.recorded().enclose(token);
+                }
+            } else {
+                decltype(auto) result = f();
+                if (!before && r_.failed()) {
+                    r_.recorded().enclose(token);
+                }
+                return result;
+            }
+        } else {
+            return f();
+        }
+    }
+
+    // An error of meaning, at the value being read: what() words it (only when naming). The
+    // reader stops there, as after a fault of its own.
+    template <class What>
+    void fail(What&& what) {
+        if constexpr (naming) {
+            r_.record({{}, what(), std::nullopt});
+        } else {
+            r_.refuse();
+        }
+        r_.stop();
+    }
+
+    template <class T>
+    void read_as(value v, T& out, mark& m) {
+        constexpr form f = form_of<T>();
+        if constexpr (f == form::string) {
+            const std::string_view s = r_.string(v);
+            keep_.saw_length(m, s.size());
+            if (s.size() <= out.capacity()) {
+                // In its storage: a length and a copy, not assign's general replace (the input
+                // never lies inside the value decoded into).
+                out.resize(s.size());
+                if (!s.empty()) {
+                    std::memcpy(out.data(), s.data(), s.size());
+                }
+            } else {
+                out.assign(s);
+            }
+        } else if constexpr (f == form::u64) {
+            out = r_.u64(v);
+        } else if constexpr (f == form::i64) {
+            const std::uint64_t n = r_.u64(v);  // a shape's extent: never negative
+            if (n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+                fail([n] { return message::beyond_int64(n); });
+                return;
+            }
+            out = static_cast<std::int64_t>(n);
+        } else if constexpr (f == form::boolean) {
+            out = r_.boolean(v);
+        } else if constexpr (f == form::ids) {
+            read_ids(v, out, m);
+        } else if constexpr (f == form::nullable) {
+            if (r_.null(v)) {
+                keep_.make_null(out);
+            } else {
+                read_as(v, keep_.make_present(out), m);  // not of E's type: an error that names T's
+            }
+        } else if constexpr (f == form::list) {
+            read_list(v, out, m);
+        } else {
+            read_object(v, out);
+        }
+    }
+
+    void read_ids(value v, id_set& out, mark& m) {
+        out.clear();
+        auto c = r_.array(v);
+        r_.reserve_ids(c, out);
+        value item{};
+        std::size_t i = 0;
+        for (; within(i, [&] { return r_.next(c, item); }); ++i) {
+            within(i, [&] {  // sorted and deduplicated once, below
+                const std::string_view id = as<std::string>([&] { return r_.string(item); });
+                keep_.saw_length(m, id.size());
+                id_set_access::append(out, id);
+            });
+        }
+        keep_.saw_count(m, i);
+        id_set_access::finish(out);
+    }
+
+    // Elements overwritten in place, then the list cut to length: a reused list keeps its storage,
+    // and so do its elements' strings and lists, dropped ones included (storage.hpp). Scalars have
+    // none to keep: appended afresh.
+    template <class E>
+    void read_list(value v, std::vector<E>& out, mark& m) {
+        auto c = r_.array(v);
+        if constexpr (scalar_form<E>) {
+            out.clear();
+            if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.capacity()) {
+                out.reserve(size);  // a call even for no room (JSON's), were it not for the test
+            }
+            value item{};
+            for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
+                within(i, [&] { read(item, out.emplace_back(), m); });
+            }
+            keep_.saw_count(m, out.size());
+            return;
+        }
+        if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.size()) {
+            out.reserve(size);
+        }
+        std::size_t n = 0;
+        value item{};
+        for (; within(n, [&] { return r_.next(c, item); }); ++n) {
+            within(n, [&] { read(item, n < out.size() ? out[n] : keep_.append(out), m); });
+        }
+        keep_.saw_count(m, n);
+        keep_.shorten(out, n);
+    }
+
+    template <class S>
+    void read_object(value v, S& out) {
+        using indices = std::make_index_sequence<field_count<S>()>;
+        auto c = r_.object(v);
+        std::uint32_t seen = 0;
+        std::size_t last = field_count<S>() - 1;  // canonical input: the next declared key comes next
+        std::string_view key;
+        value field{};
+        while (r_.next(c, key, field)) {  // an error in a key, or in what is skipped, is the object's
+            const std::size_t i = find_key<S>(key, last);
+            if (i == field_count<S>()) {
+                r_.unknown_key(key);  // first, as a key is read whole before it is looked up
+                if (strict_) {
+                    within(key, [this] { fail([] { return std::string{message::unknown_key}; }); });
+                }
+                r_.skip(field);
+                continue;
+            }
+            seen |= std::uint32_t{1} << i;
+            last = i;
+            within(names<S>[i], [&] { read_field(field, out, i, indices{}); });
+        }
+        if (r_.failed()) {
+            return;
+        }
+        if (const std::uint32_t missing = required_fields<S> & ~seen; missing != 0) {
+            const auto first = static_cast<std::size_t>(std::countr_zero(missing));
+            within(names<S>[first],
+                   [this, first] { fail([first] { return message::missing(member_names<S>[first]); }); });
+        }
+        to_defaults(out, seen, keep_);
+    }
+
+    template <class S>
+    static constexpr auto names = std::apply(
+        [](const auto&... fs) { return std::array<std::string_view, sizeof...(fs)>{fs.name...}; }, schema<S>::fields);
+
+    template <class S>
+    static constexpr auto member_names = std::apply(
+        [](const auto&... fs) {
+            return std::array<std::string_view, sizeof...(fs)>{
+                form_text<typename std::remove_cvref_t<decltype(fs)>::member_type>()...};
+        },
+        schema<S>::fields);
+
+    // The field named `key`, trying the one declared after `last` first; field_count<S>() if none.
+    template <class S>
+    [[nodiscard]] ECMETA_INLINE static std::size_t find_key(std::string_view key, std::size_t last) noexcept {
+        constexpr std::size_t n = field_count<S>();
+        std::size_t i = last + 1 == n ? 0 : last + 1;
+        for (std::size_t tried = 0; tried < n; ++tried, i = i + 1 == n ? 0 : i + 1) {
+            if (same_bytes(names<S>[i], key)) {
+                return i;
+            }
+        }
+        return n;
+    }
+
+    template <class S, std::size_t... I>
+    void read_field(value v, S& out, std::size_t i, std::index_sequence<I...> /*unused*/) {
+        static_cast<void>(
+            ((i == I &&
+              (read(v, out.*std::get<I>(schema<S>::fields).member, keep_.template field_mark<S, I>()), true)) ||
+             ...));
+    }
+
+    R& r_;
+    Keep& keep_;
+    bool strict_;
+};
+
+// Decodes the whole input as T through reader `r` (whose root() is the document's value), keeping
+// what it drops in `keep`; r.failed() says whether it failed.
+template <class T, class R, class Keep>
+void read_document(R& r, T& out, Keep& keep, bool strict) {
+    decoder<R, Keep> d{r, keep, strict};
+    d.read(r.root(), out, keep.root_mark());
+    if (!r.failed()) {
+        r.finish();
+    }
+}
+
+// A naming reader's fault as the error the caller gets.
+[[nodiscard]] inline decode_error to_error(fault& f) {
+    return {std::move(f.pointer), f.message, f.offset};
+}
+
+// The decode again with a naming reader, once the fast one refused: its error. Out of line, as it
+// is rare and would crowd the fast decode out of the inliner's budget.
+template <template <bool> class Reader, class Input, class T, class Keep>
+ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, Keep& keep, bool strict) {
+    Reader<true> naming{input, keep.escapes()};
+    read_document(naming, out, keep, strict);
+    if (naming.failed()) {
+        return to_error(naming.recorded());
+    }
+    return std::nullopt;
+}
+
+// Decodes `input` into `out` through Reader<false> and, if that refuses, again through
+// Reader<true>, which words the error: the fast path spends nothing on messages. On failure `out`
+// gets T{}'s value (keeping its storage in `keep`) and the error is returned: decode_into never
+// leaves a half-written or stale value. Only running out of memory throws (with exceptions on;
+// `out` is then T{} too).
+template <template <bool> class Reader, class Input, class T, class Keep>
+[[nodiscard]] std::optional<decode_error> decode_into(Input input, T& out, Keep& keep, const decode_options& options) {
+    if (options.max_input_bytes != 0 && input.size() > options.max_input_bytes) {
+        reset_in_place(out, keep);
+        return decode_error("", message::input_too_long(options.max_input_bytes, input.size()));
+    }
+    return undo_on_throw(
+        [&]() -> std::optional<decode_error> {
+            Reader<false> fast{input, keep.escapes()};
+            read_document(fast, out, keep, options.reject_unknown_keys);
+            std::optional<decode_error> error;
+            if (fast.failed()) [[unlikely]] {
+                error = decode_naming<Reader>(input, out, keep, options.reject_unknown_keys);
+                if (error) {
+                    reset_in_place(out, keep);
+                }
+            }
+            keep.settle(out, input.size(), !error);
+            return error;
+        },
+        [&] { reset_in_place(out, keep); });
+}
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/decode.hpp
+// ---- ecmeta/detail/encode.hpp
+// ecmeta — the encode driver: a writer (a sink of visit) over the caller's buffer, and the error
+// when a value has no wire form. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+// ---- ecmeta/detail/places.hpp
+// ecmeta — a walk of a value's places in wire order, for what reports at a place: validation's
+// checks and the encoders' "not UTF-8" error. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <concepts>
+#include <cstddef>
+#include <string_view>
+#include <tuple>
+#include <utility>
+
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+// What walk_places tells its visitor, each call returning true to stop the walk:
+//   string(s, at): a string (an id too), after its place's field or element call
+// and, where V::sees_fields is true:
+//   field<Member>(owner, at): the field owner.*Member, at its place, before what is in it
+//   element<Member>(owner, i, element, at): element i of the list or id set owner.*Member
+// `at` lives only during the call: a visitor that keeps a place spells at.pointer() there.
+template <class V>
+concept place_visitor = requires(V& v, const place& at, std::string_view s) {
+    { v.string(s, at) } -> std::same_as<bool>;
+    { V::sees_fields } -> std::convertible_to<bool>;
+};
+
+// No call at each element (a visitor that does not see fields, or a list at the root).
+struct no_element_call {
+    template <class E>
+    bool operator()(std::size_t /*i*/, const E& /*element*/, const place& /*at*/) const noexcept {
+        return false;
+    }
+};
+
+template <class T, place_visitor V, class OnElement = no_element_call>
+bool walk_places(const T& value, const place& at, V& visitor, OnElement on_element = {});
+
+// A field, for a visitor that sees fields: its call, then its elements' calls.
+template <auto Member, class T, class V>
+bool walk_seen_field(const T& owner, const place& here, V& visitor) {
+    return visitor.template field<Member>(owner, here) ||
+           walk_places(owner.*Member, here, visitor, [&](std::size_t i, const auto& element, const place& item) {
+               return visitor.template element<Member>(owner, i, element, item);
+           });
+}
+
+template <std::size_t I, class T, class V>
+bool walk_field(const T& value, const place& at, V& visitor) {
+    const place here{&at, std::get<I>(schema<T>::fields).name};
+    if constexpr (V::sees_fields) {
+        return walk_seen_field<std::get<I>(schema<T>::fields).member>(value, here, visitor);
+    } else {
+        return walk_places(value.*std::get<I>(schema<T>::fields).member, here, visitor);
+    }
+}
+
+template <class T, class V, std::size_t... I>
+bool walk_fields(const T& value, const place& at, V& visitor, std::index_sequence<I...> /*unused*/) {
+    return (walk_field<I>(value, at, visitor) || ...);
+}
+
+// Walks value in wire order from the place `at`, telling `visitor` each place it reaches (a place
+// before what is in it) until a call returns true; returns whether one did. on_element(i,
+// element, place) is called at each element of a list or id set, before what is in it.
+template <class T, place_visitor V, class OnElement>
+bool walk_places(const T& value, const place& at, V& visitor, OnElement on_element) {
+    constexpr form f = form_of<T>();
+    if constexpr (f == form::string) {
+        return visitor.string(std::string_view{value}, at);
+    } else if constexpr (f == form::nullable) {
+        return value && walk_places(*value, at, visitor);
+    } else if constexpr (f == form::ids || f == form::list) {
+        std::size_t i = 0;
+        for (const auto& element : value) {
+            const place item{&at, {}, i++};
+            if (on_element(item.index, element, item)) {
+                return true;
+            }
+            if constexpr (f == form::ids) {
+                if (visitor.string(element, item)) {
+                    return true;
+                }
+            } else if (walk_places(element, item, visitor)) {
+                return true;
+            }
+        }
+        return false;
+    } else if constexpr (f == form::message) {
+        return walk_fields(value, at, visitor,
+                           std::make_index_sequence<std::tuple_size_v<decltype(schema<T>::fields)>>{});
+    } else {
+        return false;  // a number or a flag: no string in it
+    }
+}
+
+// A visitor that sees only strings, from a function of (string, place) -> bool.
+template <class F>
+struct string_visitor {
+    static constexpr bool sees_fields = false;
+    F on_string;
+
+    bool string(std::string_view s, const place& at) { return on_string(s, at); }
+};
+template <class F>
+string_visitor(F) -> string_visitor<F>;  // clang before 17 deduces no aggregate's arguments
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/places.hpp
 // ---- ecmeta/detail/utf8.hpp
 // ecmeta — UTF-8 validation (RFC 3629: no overlongs, no surrogates, at most U+10FFFF).
 // SPDX-License-Identifier: Apache-2.0
@@ -2989,6 +3378,173 @@ namespace ecmeta::inline ECMETA_ABI::detail {
 
 }  // namespace ecmeta::detail
 // ---- end of ecmeta/detail/utf8.hpp
+// ---- ecmeta/detail/visit.hpp
+// ecmeta — the encoding walk: visit tells a sink what a value holds, in wire order. The writers,
+// their size walks and the DOM hook are sinks. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+// A sink of visit: what it is told, in wire order. The writers, their size walks and the DOM hook
+// are sinks:
+//   string(std::string_view)  u64(std::uint64_t)  i64(std::int64_t)  boolean(bool)  null()
+//   begin_list(size)  item(index)  end_list()       item(i) comes before element i
+//   begin_object(size)  key(index, name)  end_object()   key(i, name) comes before field i
+//   whole_ids(const id_set&), optional: true if the sink took the whole set at once; if false,
+//   the set is walked as a list of strings
+//   field(index, name, const M& member), optional: a field whole, in place of key(i, name) and
+//   the member's walk (a writer that can check room once for both)
+template <class S>
+concept visit_sink = requires(S& s, std::string_view text, std::size_t n) {
+    s.string(text);
+    s.u64(std::uint64_t{});
+    s.i64(std::int64_t{});
+    s.boolean(true);
+    s.null();
+    s.begin_list(n);
+    s.item(n);
+    s.end_list();
+    s.begin_object(n);
+    s.key(n, text);
+    s.end_object();
+};
+
+template <class T, visit_sink Sink>
+void visit(const T& value, Sink& sink);
+
+template <class T, class Sink, std::size_t... I>
+ECMETA_INLINE void visit_fields(const T& value, Sink& sink, std::index_sequence<I...> /*unused*/) {
+    // By index, so that a sink that inlines key() sees its index and name as constants.
+    const auto field = [&](const auto index, const auto& fd) ECMETA_INLINE_LAMBDA {
+        if constexpr (requires { sink.field(index, fd.name, value.*fd.member); }) {
+            sink.field(index, fd.name, value.*fd.member);
+        } else {
+            sink.key(decltype(index)::value, fd.name);
+            visit(value.*fd.member, sink);
+        }
+    };
+    (field(std::integral_constant<std::size_t, I>{}, std::get<I>(schema<T>::fields)), ...);
+}
+
+// Walks a value in wire order and tells `sink` what it meets. The whole walk is inlined into its
+// caller, so that a sink's state (the writers' cursor) can live in registers rather than be
+// stored and reloaded at every step.
+template <class T, visit_sink Sink>
+ECMETA_INLINE void visit(const T& value, Sink& sink) {
+    constexpr form f = form_of<T>();
+    if constexpr (f == form::string) {
+        sink.string(std::string_view{value});
+    } else if constexpr (f == form::u64) {
+        sink.u64(value);
+    } else if constexpr (f == form::i64) {
+        sink.i64(value);
+    } else if constexpr (f == form::boolean) {
+        sink.boolean(value);
+    } else if constexpr (f == form::nullable) {
+        if (value) {
+            visit(*value, sink);
+        } else {
+            sink.null();
+        }
+    } else if constexpr (f == form::ids || f == form::list) {
+        if constexpr (f == form::ids && requires { sink.whole_ids(value); }) {
+            if (sink.whole_ids(value)) {
+                return;
+            }
+        }
+        sink.begin_list(value.size());
+        std::size_t i = 0;
+        for (const auto& item : value) {
+            sink.item(i++);
+            if constexpr (f == form::ids) {
+                sink.string(item);
+            } else {
+                visit(item, sink);
+            }
+        }
+        sink.end_list();
+    } else {
+        constexpr std::size_t n = std::tuple_size_v<decltype(schema<T>::fields)>;
+        sink.begin_object(n);
+        visit_fields(value, sink, std::make_index_sequence<n>{});
+        sink.end_object();
+    }
+}
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/visit.hpp
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+// Where the first string that is not UTF-8 sits. Out of line, and one per T for every format.
+template <class T>
+ECMETA_COLD encode_error not_utf8_error(const T& value) {
+    std::string pointer;
+    string_visitor first_not_utf8{[&](std::string_view s, const place& at) {
+        if (is_utf8(s)) {
+            return false;
+        }
+        pointer = at.pointer();
+        return true;
+    }};
+    walk_places(value, place{}, first_not_utf8);
+    return {std::move(pointer), std::string{message::not_utf8}};
+}
+
+// Writes value with Writer into out from byte `start` on, out's storage kept, and returns the
+// error if there is no wire form: out is then cut back to `start`. A string that is not UTF-8 is
+// named by its pointer, which is looked for only then. Only running out of memory throws (out is
+// cut back then too).
+template <template <class> class Writer, class Container, class T>
+[[nodiscard]] std::optional<encode_error> encode_at(const T& value, Container& out, std::size_t start) {
+    const auto [ok, beyond] = undo_on_throw(
+        [&] {
+            typename Writer<Container>::buffer buffer{out, start};
+            Writer<Container> writer{buffer};
+            visit(value, writer);
+            buffer.finish();
+            return std::pair{writer.ok(), writer.beyond()};
+        },
+        [&] { out.resize(start); });  // never half-written
+    if (beyond != 0) [[unlikely]] {
+        out.resize(start);
+        return encode_error("", message::beyond_msgpack_length(beyond));
+    }
+    if (!ok) [[unlikely]] {
+        out.resize(start);
+        return not_utf8_error(value);
+    }
+    return std::nullopt;
+}
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/encode.hpp
+// ---- ecmeta/detail/json/reader.hpp
+// ecmeta — JSON text's pull reader, which the decoder generated per type reads through
+// (decode.hpp): the input's bytes read once, in order (again only to word an error), with no DOM,
+// no tape and no copy of a string without escapes. It accepts exactly what nlohmann_json's parser
+// accepts, but for a NUL byte, which JSON text never holds and nlohmann takes for the end of the
+// input. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
 // ---- ecmeta/detail/json/scan.hpp
 // ecmeta — the JSON string kernels: where a string's plain run ends (the first byte that is '"',
 // '\\', a control character or not ASCII), and the copy of that run into the output. One kernel
@@ -3489,7 +4045,7 @@ private:
     std::size_t depth_ = 0;
 };
 
-// JSON text read in order, for the decoder generated per type (walker.hpp). Naming = false is the
+// JSON text read in order, for the decoder generated per type (decode.hpp). Naming = false is the
 // fast path: anything wrong is only refused (fault.hpp). Naming = true reads the same way and says
 // what is wrong: a value of another type is described (as far as its type needs reading: a string's
 // bytes are checked, so an error of syntax in it comes first), and an error of syntax says what
@@ -3780,7 +4336,7 @@ private:
 
 public:
     // Puts the read position at the end, where every read stops: after a fault of meaning the
-    // walker found.
+    // decoder found.
     void stop() noexcept { p_ = end_; }
 
 private:
@@ -4209,7 +4765,6 @@ private:
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -4330,42 +4885,6 @@ protected:
     bool ok_ = true;
     std::size_t beyond_ = 0;
 };
-
-// Where the first string that is not UTF-8 sits. Out of line, and one per T for every format.
-template <class T>
-ECMETA_COLD encode_error not_utf8_error(const T& value) {
-    std::string pointer;
-    walk_places(
-        value, pointer, [](const std::string&) { return false; },
-        [](const std::string&, std::string_view s) { return !is_utf8(s); });
-    return {std::move(pointer), std::string{message::not_utf8}};
-}
-
-// Writes value with Writer into out from byte `start` on, out's storage kept, and returns the
-// error if there is no wire form: out is then cut back to `start`. A string that is not UTF-8 is
-// named by its pointer, which is looked for only then. Only running out of memory throws (out is
-// cut back then too).
-template <template <class> class Writer, class Container, class T>
-[[nodiscard]] std::optional<encode_error> encode_at(const T& value, Container& out, std::size_t start) {
-    const auto [ok, beyond] = undo_on_throw(
-        [&] {
-            typename Writer<Container>::buffer buffer{out, start};
-            Writer<Container> writer{buffer};
-            visit(value, writer);
-            buffer.finish();
-            return std::pair{writer.ok(), writer.beyond()};
-        },
-        [&] { out.resize(start); });  // never half-written
-    if (beyond != 0) [[unlikely]] {
-        out.resize(start);
-        return encode_error("", message::beyond_msgpack_length(beyond));
-    }
-    if (!ok) [[unlikely]] {
-        out.resize(start);
-        return not_utf8_error(value);
-    }
-    return std::nullopt;
-}
 
 }  // namespace ecmeta::detail
 // ---- end of ecmeta/detail/out_buffer.hpp
@@ -4675,375 +5194,6 @@ inline void append_string(std::string& out, std::string_view s) {
 
 }  // namespace ecmeta::detail::json
 // ---- end of ecmeta/detail/json/writer.hpp
-// ---- ecmeta/detail/walker.hpp
-// ecmeta — the decoder generated per type from schema<T>, the one decoder of every source, read
-// through a small pull reader per source: JSON text (json/reader.hpp), MessagePack
-// (msgpack/reader.hpp) and nlohmann's DOM (json/dom.hpp). The compiler
-// fuses the two: no event dispatch, no member table walked per value, keys matched against names
-// known at compile time. A reader either refuses (records only that it failed, fault.hpp) or names
-// what it refuses (R::names_errors), and then the walker words the error and builds its pointer.
-// The fast paths walk with a refusing reader and, on a refusal, walk again with a naming one, so
-// every verdict and every message comes from this walker. No exception is involved: a failed
-// reader makes every later read return at once, and the walk unwinds by plain returns.
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <array>
-#include <bit>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <limits>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <tuple>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
-
-namespace ecmeta::inline ECMETA_ABI::detail {
-
-// Field names are short: compared a word at a time, inline, where string_view's == calls memcmp.
-[[nodiscard]] ECMETA_INLINE bool same_name(std::string_view a, std::string_view b) noexcept {
-    const std::size_t n = a.size();
-    if (n != b.size()) {
-        return false;
-    }
-    const auto word = [](const char* p, auto w) {
-        std::memcpy(&w, p, sizeof w);
-        return w;
-    };
-    if (n >= 8) {
-        for (std::size_t i = 0; i + 8 < n; i += 8) {
-            if (word(a.data() + i, std::uint64_t{}) != word(b.data() + i, std::uint64_t{})) {
-                return false;
-            }
-        }
-        return word(a.data() + n - 8, std::uint64_t{}) == word(b.data() + n - 8, std::uint64_t{});
-    }
-    if (n >= 4) {  // two overlapping 4-byte words
-        return word(a.data(), std::uint32_t{}) == word(b.data(), std::uint32_t{}) &&
-               word(a.data() + n - 4, std::uint32_t{}) == word(b.data() + n - 4, std::uint32_t{});
-    }
-    return a == b;
-}
-
-// What a pull reader offers (R::value is the reader's handle on one value: an element of a DOM,
-// or nothing for a stream that is read in order):
-//   string(v) -> std::string_view      u64(v) -> std::uint64_t      boolean(v) -> bool
-//   null(v) -> bool (true: it was null, consumed)
-//   array(v) -> R::array_cursor        next(array_cursor&, value&) -> bool (false: no more)
-//   object(v) -> R::object_cursor      next(object_cursor&, std::string_view& key, value&) -> bool
-//   unknown_key(key): checks that a key that names no field is UTF-8 (a key that names one is
-//       ASCII, so next() need not check it)
-//   reservable(array_cursor, element size) -> std::size_t: room to make before reading the
-//       elements (what a DOM has seen; for a length read from the input, no more than would
-//       fill the input's bytes left)
-//   reserve_ids(array_cursor, id_set&)  skip(v)  finish(): nothing may follow the root
-//   stop(): puts the read position at the end, where every read stops
-//   failed() -> bool, and the fault_state<names_errors> it comes from (fault.hpp): where the value
-//       is not of the type read or the input is not well-formed, the reader records a fault and
-//       from then on returns at once from every read, and next() returns false. names_errors: a
-//       static bool. False: only that it failed (refuse()). True: the fault says what and where
-//       (recorded()): for a value of another type, what was found (type_unnamed); for input that
-//       is not well-formed, the message and offset. The walker adds the pointer.
-//
-// Keep is where a decode into a kept value keeps what it drops and the marks of each field
-// (storage.hpp): storage<T>, or no_storage for a fresh value.
-template <class R, class Keep>
-class walker {
-public:
-    using value = typename R::value;
-    static constexpr bool naming = R::names_errors;
-
-    walker(R& reader, Keep& keep, bool strict) noexcept : r_(reader), keep_(keep), strict_(strict) {}
-
-    // Reads v into out, by out's form; m is the mark of the field out is at.
-    template <class T>
-    void read(value v, T& out, mark& m) {
-        as<T>([&] { read_as(v, out, m); });
-    }
-
-private:
-    // Runs f, which reads a value of type T: a value of another type is an error that names T.
-    template <class T, class F>
-    decltype(auto) as(F&& f) {
-        if constexpr (naming) {
-            if constexpr (std::is_void_v<decltype(f())>) {
-                f();
-                name_type<T>();
-            } else {
-                decltype(auto) result = f();
-                name_type<T>();
-                return result;
-            }
-        } else {
-            return f();
-        }
-    }
-    template <class T>
-    void name_type() {
-        if (r_.failed() && r_.recorded().type_unnamed) {
-            fault& f = r_.recorded();
-            f.message = message::mismatch(name_of<T>(), f.message);
-            f.type_unnamed = false;
-        }
-    }
-
-    // Runs f: a fault from inside it gets `token` (a key or an index) in front of its pointer.
-    template <class Token, class F>
-    decltype(auto) within(const Token& token, F&& f) {
-        if constexpr (naming) {
-            const bool before = r_.failed();
-            if constexpr (std::is_void_v<decltype(f())>) {
-                f();
-                if (!before && r_.failed()) {
-                    r_.recorded().enclose(token);
-                }
-            } else {
-                decltype(auto) result = f();
-                if (!before && r_.failed()) {
-                    r_.recorded().enclose(token);
-                }
-                return result;
-            }
-        } else {
-            return f();
-        }
-    }
-
-    // An error of meaning, at the value being read: what() words it (only when naming). The
-    // reader stops there, as after a fault of its own.
-    template <class What>
-    void fail(What&& what) {
-        if constexpr (naming) {
-            r_.record({{}, what(), std::nullopt});
-        } else {
-            r_.refuse();
-        }
-        r_.stop();
-    }
-
-    template <class T>
-    void read_as(value v, T& out, mark& m) {
-        constexpr form f = form_of<T>();
-        if constexpr (f == form::string) {
-            const std::string_view s = r_.string(v);
-            keep_.saw_length(m, s.size());
-            if (s.size() <= out.capacity()) {
-                // In its storage: a length and a copy, not assign's general replace (the input
-                // never lies inside the value decoded into).
-                out.resize(s.size());
-                if (!s.empty()) {
-                    std::memcpy(out.data(), s.data(), s.size());
-                }
-            } else {
-                out.assign(s);
-            }
-        } else if constexpr (f == form::u64) {
-            out = r_.u64(v);
-        } else if constexpr (f == form::i64) {
-            const std::uint64_t n = r_.u64(v);  // a shape's extent: never negative
-            if (n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-                fail([n] { return message::beyond_int64(n); });
-                return;
-            }
-            out = static_cast<std::int64_t>(n);
-        } else if constexpr (f == form::boolean) {
-            out = r_.boolean(v);
-        } else if constexpr (f == form::ids) {
-            read_ids(v, out, m);
-        } else if constexpr (f == form::nullable) {
-            if (r_.null(v)) {
-                keep_.drop(out);
-            } else {
-                read_as(v, keep_.fill(out), m);  // not of E's type: an error that names T's
-            }
-        } else if constexpr (f == form::list) {
-            read_list(v, out, m);
-        } else {
-            read_object(v, out);
-        }
-    }
-
-    void read_ids(value v, id_set& out, mark& m) {
-        out.clear();
-        auto c = r_.array(v);
-        r_.reserve_ids(c, out);
-        value item{};
-        std::size_t i = 0;
-        for (; within(i, [&] { return r_.next(c, item); }); ++i) {
-            within(i, [&] {  // sorted and deduplicated once, below
-                const std::string_view id = as<std::string>([&] { return r_.string(item); });
-                keep_.saw_length(m, id.size());
-                id_set_access::append(out, id);
-            });
-        }
-        keep_.saw_count(m, i);
-        id_set_access::finish(out);
-    }
-
-    // Elements overwritten in place, then the list cut to length: a reused list keeps its storage,
-    // and so do its elements' strings and lists, dropped ones included (storage.hpp). Scalars have
-    // none to keep: appended afresh.
-    template <class E>
-    void read_list(value v, std::vector<E>& out, mark& m) {
-        auto c = r_.array(v);
-        if constexpr (scalar_form<E>) {
-            out.clear();
-            if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.capacity()) {
-                out.reserve(size);  // a call even for no room (JSON's), were it not for the test
-            }
-            value item{};
-            for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
-                within(i, [&] { read(item, out.emplace_back(), m); });
-            }
-            keep_.saw_count(m, out.size());
-            return;
-        }
-        if (const std::size_t size = r_.reservable(c, sizeof(E)); size > out.size()) {
-            out.reserve(size);
-        }
-        std::size_t n = 0;
-        value item{};
-        for (; within(n, [&] { return r_.next(c, item); }); ++n) {
-            within(n, [&] { read(item, n < out.size() ? out[n] : keep_.grow(out), m); });
-        }
-        keep_.saw_count(m, n);
-        keep_.shorten(out, n);
-    }
-
-    template <class S>
-    void read_object(value v, S& out) {
-        using indices = std::make_index_sequence<field_count<S>()>;
-        auto c = r_.object(v);
-        std::uint32_t seen = 0;
-        std::size_t last = field_count<S>() - 1;  // canonical input: the next declared key comes next
-        std::string_view key;
-        value field{};
-        while (r_.next(c, key, field)) {  // an error in a key, or in what is skipped, is the object's
-            const std::size_t i = find_key<S>(key, last);
-            if (i == field_count<S>()) {
-                r_.unknown_key(key);  // first, as a key is read whole before it is looked up
-                if (strict_) {
-                    within(key, [this] { fail([] { return std::string{message::unknown_key}; }); });
-                }
-                r_.skip(field);
-                continue;
-            }
-            seen |= std::uint32_t{1} << i;
-            last = i;
-            within(names<S>[i], [&] { read_field(field, out, i, indices{}); });
-        }
-        if (r_.failed()) {
-            return;
-        }
-        if (const std::uint32_t missing = required_fields<S> & ~seen; missing != 0) {
-            const auto first = static_cast<std::size_t>(std::countr_zero(missing));
-            within(names<S>[first],
-                   [this, first] { fail([first] { return message::missing(member_names<S>[first]); }); });
-        }
-        to_defaults(out, seen, keep_);
-    }
-
-    template <class S>
-    static constexpr auto names = std::apply(
-        [](const auto&... fs) { return std::array<std::string_view, sizeof...(fs)>{fs.name...}; }, schema<S>::fields);
-
-    template <class S>
-    static constexpr auto member_names = std::apply(
-        [](const auto&... fs) {
-            return std::array<std::string_view, sizeof...(fs)>{
-                name_of<typename std::remove_cvref_t<decltype(fs)>::member_type>()...};
-        },
-        schema<S>::fields);
-
-    // The field named `key`, trying the one declared after `last` first; field_count<S>() if none.
-    template <class S>
-    [[nodiscard]] static std::size_t find_key(std::string_view key, std::size_t last) noexcept {
-        constexpr std::size_t n = field_count<S>();
-        std::size_t i = last + 1 == n ? 0 : last + 1;
-        for (std::size_t tried = 0; tried < n; ++tried, i = i + 1 == n ? 0 : i + 1) {
-            if (same_name(names<S>[i], key)) {
-                return i;
-            }
-        }
-        return n;
-    }
-
-    template <class S, std::size_t... I>
-    void read_field(value v, S& out, std::size_t i, std::index_sequence<I...> /*unused*/) {
-        static_cast<void>(
-            ((i == I &&
-              (read(v, out.*std::get<I>(schema<S>::fields).member, keep_.template field_mark<S, I>()), true)) ||
-             ...));
-    }
-
-    R& r_;
-    Keep& keep_;
-    bool strict_;
-};
-
-// Decodes the whole input as T through reader `r` (whose root() is the document's value), keeping
-// what it drops in `keep`; r.failed() says whether it failed.
-template <class T, class R, class Keep>
-void walk(R& r, T& out, Keep& keep, bool strict) {
-    walker<R, Keep> w{r, keep, strict};
-    w.read(r.root(), out, keep.root_mark());
-    if (!r.failed()) {
-        r.finish();
-    }
-}
-
-// A naming reader's fault as the error the caller gets.
-[[nodiscard]] inline decode_error to_error(fault& f) {
-    return {std::move(f.pointer), f.message, f.offset};
-}
-
-// The walk again with a naming reader, once the fast one refused: its error. Out of line, as it
-// is rare and would crowd the fast walk out of the inliner's budget.
-template <template <bool> class Reader, class Input, class T, class Keep>
-ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, Keep& keep, bool strict) {
-    Reader<true> naming{input, keep.escapes()};
-    walk(naming, out, keep, strict);
-    if (naming.failed()) {
-        return to_error(naming.recorded());
-    }
-    return std::nullopt;
-}
-
-// Decodes `input` into `out` through Reader<false> and, if that refuses, again through
-// Reader<true>, which words the error: the fast path spends nothing on messages. On failure `out`
-// gets T{}'s value (keeping its storage in `keep`) and the error is returned: decode_into never
-// leaves a half-written or stale value. Only running out of memory throws (with exceptions on;
-// `out` is then T{} too).
-template <template <bool> class Reader, class Input, class T, class Keep>
-[[nodiscard]] std::optional<decode_error> decode_into(Input input, T& out, Keep& keep, const decode_options& options) {
-    if (options.max_input_bytes != 0 && input.size() > options.max_input_bytes) {
-        reset_in_place(out, keep);
-        return decode_error("", message::input_too_long(options.max_input_bytes, input.size()));
-    }
-    return undo_on_throw(
-        [&]() -> std::optional<decode_error> {
-            Reader<false> fast{input, keep.escapes()};
-            walk(fast, out, keep, options.reject_unknown_keys);
-            std::optional<decode_error> error;
-            if (fast.failed()) [[unlikely]] {
-                error = decode_naming<Reader>(input, out, keep, options.reject_unknown_keys);
-                if (error) {
-                    reset_in_place(out, keep);
-                }
-            }
-            keep.settle(out, input.size(), !error);
-            return error;
-        },
-        [&] { reset_in_place(out, keep); });
-}
-
-}  // namespace ecmeta::detail
-// ---- end of ecmeta/detail/walker.hpp
 // ---- ecmeta/ostream.hpp
 // ecmeta — operator<< for the four types and id_set: their canonical JSON. In the types' own
 // namespace, so that any framework that prints through operator<< (doctest, Boost.Test, gtest
@@ -5068,6 +5218,17 @@ template <template <bool> class Reader, class Input, class T, class Keep>
 #include <type_traits>
 
 
+namespace ecmeta::inline ECMETA_ABI {
+
+// An id as log lines show it: its first 16 bytes, then "…" if it is longer (a digest's first 16
+// hex digits tell items apart). The short form ({:s}) and the ecmeta command print ids so.
+[[nodiscard]] inline std::string short_id(std::string_view id) {
+    constexpr std::size_t shown = 16;
+    return id.size() > shown ? std::string{id.substr(0, shown)} + "…" : std::string{id};
+}
+
+}  // namespace ecmeta
+
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // What has a text form: the four types, id_set, and the lists the wire carries.
@@ -5085,12 +5246,6 @@ template <printable T>
     return out;
 }
 
-// An id as a log line shows it: at most 16 bytes, then "…".
-inline void append_id(std::string& out, std::string_view id) {
-    constexpr std::size_t shown = 16;
-    out += id.size() > shown ? std::string{id.substr(0, shown)} + "…" : std::string{id};
-}
-
 // "n things" with the plural a count needs.
 inline std::string count_of(std::size_t n, std::string_view one, std::string_view many) {
     return std::to_string(n) + " " + std::string{n == 1 ? one : many};
@@ -5098,7 +5253,7 @@ inline std::string count_of(std::size_t n, std::string_view one, std::string_vie
 
 template <class Spec>
 void append_tensor(std::string& out, const Spec& s) {
-    append_id(out, s.mm_hash);
+    out += short_id(s.mm_hash);
     out += " " + std::to_string(s.nbytes) + " B " + s.dtype + "[";
     for (std::size_t i = 0; i < s.shape.size(); ++i) {
         out += (i == 0 ? "" : ",") + std::to_string(s.shape[i]);
@@ -5329,6 +5484,48 @@ requires(!std::convertible_to<const Bytes&, std::string_view>) [[nodiscard]] T
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
+// How aggregate folds T, member by member in declared order, in the words of its rules table
+// (fold_rules<T>): "loaded intersected, failed_loads united, ..., pending_saves or-ed". The JSON
+// Schema and the command say it from here, so it cannot drift from the fold.
+template <class T>
+[[nodiscard]] std::string fold_description() {
+    std::string out;
+    const auto say = [&](const auto& member, std::string_view how) {
+        std::apply(
+            [&](const auto&... fd) {
+                const auto match = [&](const auto& f) {
+                    if constexpr (std::is_same_v<decltype(f.member), std::remove_cvref_t<decltype(member)>>) {
+                        if (f.member == member) {
+                            out += out.empty() ? "" : ", ";
+                            out += f.name;
+                            out += ' ';
+                            out += how;
+                        }
+                    }
+                };
+                (match(fd), ...);
+            },
+            schema<T>::fields);
+    };
+    std::apply(
+        [&](const auto&... rule) {
+            const auto one = [&](const auto& r) {
+                using R = std::remove_cvref_t<decltype(r)>;
+                if constexpr (std::is_same_v<R, intersected<T>>) {
+                    say(r.member, "intersected");
+                } else if constexpr (std::is_same_v<R, united<T>>) {
+                    say(r.member, "united");
+                } else {
+                    static_assert(std::is_same_v<R, any_of<T>>, "a fold rule with no words");
+                    say(r.member, "or-ed");
+                }
+            };
+            (one(rule), ...);
+        },
+        fold_rules<T>::fields);
+    return out;
+}
+
 // Writes schema keywords, without the braces around them, so that a field's description and
 // default sit beside its type's keywords.
 class json_schema_writer {
@@ -5486,7 +5683,7 @@ requires detail::described<W>
 #include <vector>
 
 // ---- ecmeta/detail/msgpack/reader.hpp
-// ecmeta — MessagePack's pull reader, which the decoder generated per type reads through (walker.hpp).
+// ecmeta — MessagePack's pull reader, which the decoder generated per type reads through (decode.hpp).
 // Standard library only.
 // SPDX-License-Identifier: Apache-2.0
 
@@ -5510,7 +5707,10 @@ requires detail::described<W>
 
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
+
 
 namespace ecmeta::inline ECMETA_ABI::detail::msgpack_tag {
 
@@ -5531,6 +5731,87 @@ inline constexpr std::uint8_t negative_fixint_min = 0xE0;  // -32 .. -1
 
 // The largest length a fix form holds.
 inline constexpr std::uint8_t fixstr_len_max = 31, fixarray_len_max = 15, fixmap_len_max = 15;
+
+// The head a number or a length is written with: the tag, then `bytes` big-endian bytes; or, for
+// a fix form (fix_head), the tag alone, the number in its low bits.
+template <std::uint8_t Tag, std::size_t Bytes>
+struct head {
+    static constexpr std::uint8_t tag = Tag;
+    static constexpr std::size_t bytes = Bytes;
+    static constexpr std::size_t size = 1 + Bytes;  // in the output
+};
+using fix_head = head<0, 0>;
+// A head's size, as a function the choosers below can call.
+inline constexpr auto head_size = [](auto h) { return decltype(h)::size; };
+
+// The smallest head of each kind of number: each calls f(head) with the one canonical MessagePack
+// (and msgpack.packb) takes, said once for the writer and its size walk.
+template <class F>
+ECMETA_INLINE constexpr decltype(auto) unsigned_head(std::uint64_t n, F&& f) {
+    if (n <= positive_fixint_max) {
+        return f(fix_head{});
+    }
+    if (n <= std::numeric_limits<std::uint8_t>::max()) {
+        return f(head<uint8, 1>{});
+    }
+    if (n <= std::numeric_limits<std::uint16_t>::max()) {
+        return f(head<uint16, 2>{});
+    }
+    if (n <= std::numeric_limits<std::uint32_t>::max()) {
+        return f(head<uint32, 4>{});
+    }
+    return f(head<uint64, 8>{});
+}
+// n < 0 (a non-negative integer takes unsigned_head).
+template <class F>
+ECMETA_INLINE constexpr decltype(auto) negative_head(std::int64_t n, F&& f) {
+    if (n >= -32) {
+        return f(fix_head{});  // a negative fixint: the tag is n's low byte
+    }
+    if (n >= std::numeric_limits<std::int8_t>::min()) {
+        return f(head<int8, 1>{});
+    }
+    if (n >= std::numeric_limits<std::int16_t>::min()) {
+        return f(head<int16, 2>{});
+    }
+    if (n >= std::numeric_limits<std::int32_t>::min()) {
+        return f(head<int32, 4>{});
+    }
+    return f(head<int64, 8>{});
+}
+// A string's length (a longer one than 32 bits can hold gets the 32-bit head: the writer refuses it).
+template <class F>
+ECMETA_INLINE constexpr decltype(auto) str_head(std::size_t n, F&& f) {
+    if (n <= fixstr_len_max) {
+        return f(fix_head{});
+    }
+    if (n <= std::numeric_limits<std::uint8_t>::max()) {
+        return f(head<str8, 1>{});
+    }
+    if (n <= std::numeric_limits<std::uint16_t>::max()) {
+        return f(head<str16, 2>{});
+    }
+    return f(head<str32, 4>{});
+}
+// An array's or a map's count: no 8-bit form.
+template <std::uint8_t Tag16, std::size_t FixMax, class F>
+ECMETA_INLINE constexpr decltype(auto) count_head(std::size_t n, F&& f) {
+    if (n <= FixMax) {
+        return f(fix_head{});
+    }
+    if (n <= std::numeric_limits<std::uint16_t>::max()) {
+        return f(head<Tag16, 2>{});
+    }
+    return f(head<Tag16 + 1, 4>{});  // array32 and map32 follow their 16-bit tags
+}
+template <class F>
+ECMETA_INLINE constexpr decltype(auto) array_head(std::size_t n, F&& f) {
+    return count_head<array16, fixarray_len_max>(n, f);
+}
+template <class F>
+ECMETA_INLINE constexpr decltype(auto) map_head(std::size_t n, F&& f) {
+    return count_head<map16, fixmap_len_max>(n, f);
+}
 
 // What a tag begins.
 enum class family : std::uint8_t {
@@ -5638,7 +5919,7 @@ using msgpack_tag::header_forms;
     return text;
 }
 
-// MessagePack read in order, for the decoder generated per type (walker.hpp). Naming = false is
+// MessagePack read in order, for the decoder generated per type (decode.hpp). Naming = false is
 // the fast path: anything wrong is only refused (fault.hpp). Naming = true reads the same way and says what
 // is wrong: a value of another type is described whole, as far as a value is read before its type
 // could matter (a string's bytes are checked, a container's header), so that an error of syntax
@@ -5834,7 +6115,7 @@ private:
 
 public:
     // Puts the read position at the end, where every read stops: after a fault of meaning the
-    // walker found.
+    // decoder found.
     void stop() noexcept { pos_ = in_.size(); }
 
 private:
@@ -6035,18 +6316,7 @@ public:
     }
     ECMETA_INLINE void u64(std::uint64_t n) {
         std::uint8_t* p = out_.room(9);
-        if (n <= msgpack_tag::positive_fixint_max) {
-            *p++ = static_cast<std::uint8_t>(n);
-        } else if (n <= std::numeric_limits<std::uint8_t>::max()) {
-            p = big_endian<1>(p, msgpack_tag::uint8, n);
-        } else if (n <= std::numeric_limits<std::uint16_t>::max()) {
-            p = big_endian<2>(p, msgpack_tag::uint16, n);
-        } else if (n <= std::numeric_limits<std::uint32_t>::max()) {
-            p = big_endian<4>(p, msgpack_tag::uint32, n);
-        } else {
-            p = big_endian<8>(p, msgpack_tag::uint64, n);
-        }
-        out_.commit(p);
+        out_.commit(msgpack_tag::unsigned_head(n, [&](auto h) ECMETA_INLINE_LAMBDA { return put_head(p, h, 0, n); }));
     }
     ECMETA_INLINE void i64(std::int64_t n) {
         if (n >= 0) {
@@ -6055,24 +6325,15 @@ public:
         }
         std::uint8_t* p = out_.room(9);
         const auto bits = static_cast<std::uint64_t>(n);
-        if (n >= -32) {
-            *p++ = static_cast<std::uint8_t>(bits);  // negative fixint
-        } else if (n >= std::numeric_limits<std::int8_t>::min()) {
-            p = big_endian<1>(p, msgpack_tag::int8, bits);
-        } else if (n >= std::numeric_limits<std::int16_t>::min()) {
-            p = big_endian<2>(p, msgpack_tag::int16, bits);
-        } else if (n >= std::numeric_limits<std::int32_t>::min()) {
-            p = big_endian<4>(p, msgpack_tag::int32, bits);
-        } else {
-            p = big_endian<8>(p, msgpack_tag::int64, bits);
-        }
-        out_.commit(p);
+        out_.commit(
+            msgpack_tag::negative_head(n, [&](auto h) ECMETA_INLINE_LAMBDA { return put_head(p, h, 0, bits); }));
     }
     ECMETA_INLINE void boolean(bool b) { out_.put(b ? msgpack_tag::true_ : msgpack_tag::false_); }
     ECMETA_INLINE void null() { out_.put(msgpack_tag::nil); }
     ECMETA_INLINE void begin_list(std::size_t size) {
-        out_.commit(container_header(out_.room(5), size, msgpack_tag::fixarray, msgpack_tag::fixarray_len_max,
-                                     msgpack_tag::array16));
+        std::uint8_t* p = out_.room(5);
+        out_.commit(msgpack_tag::array_head(
+            size, [&](auto h) ECMETA_INLINE_LAMBDA { return put_length(p, h, msgpack_tag::fixarray, size); }));
     }
     ECMETA_INLINE void item(std::size_t /*index*/) const noexcept {}
     ECMETA_INLINE void end_list() const noexcept {}
@@ -6095,8 +6356,9 @@ public:
         return true;
     }
     ECMETA_INLINE void begin_object(std::size_t size) {
-        out_.commit(
-            container_header(out_.room(5), size, msgpack_tag::fixmap, msgpack_tag::fixmap_len_max, msgpack_tag::map16));
+        std::uint8_t* p = out_.room(5);
+        out_.commit(msgpack_tag::map_head(
+            size, [&](auto h) ECMETA_INLINE_LAMBDA { return put_length(p, h, msgpack_tag::fixmap, size); }));
     }
     ECMETA_INLINE void key(std::size_t /*index*/, std::string_view name) {
         std::uint8_t* p = str_header(out_.room(5 + name.size()), name.size());  // a field name: ASCII
@@ -6106,52 +6368,39 @@ public:
     ECMETA_INLINE void end_object() const noexcept {}
 
 private:
-    // The tag, then n's low `Bytes` bytes, most significant first.
-    template <std::size_t Bytes>
-    [[nodiscard]] static std::uint8_t* big_endian(std::uint8_t* p, std::uint8_t tag, std::uint64_t n) noexcept {
-        *p++ = tag;
-        for (std::size_t i = Bytes; i-- > 0;) {
-            *p++ = static_cast<std::uint8_t>(n >> (8 * i));
+    // Head h of the number n: a fix form is `fix` or-ed with n (whose low byte is a negative
+    // fixint's tag); else the tag, then n's low h.bytes bytes, most significant first.
+    template <class Head>
+    [[nodiscard]] ECMETA_INLINE static std::uint8_t* put_head(std::uint8_t* p, Head /*h*/, std::uint8_t fix,
+                                                              std::uint64_t n) noexcept {
+        if constexpr (Head::bytes == 0) {
+            *p = static_cast<std::uint8_t>(fix | n);
+            return p + 1;
+        } else {
+            *p++ = Head::tag;
+            for (std::size_t i = Head::bytes; i-- > 0;) {
+                *p++ = static_cast<std::uint8_t>(n >> (8 * i));
+            }
+            return p;
         }
-        return p;
     }
 
-    // MessagePack's lengths are 32 bits: a longer one is recorded, and what is written after it is
-    // dropped.
-    void check_length(std::size_t n) noexcept {
-        if (n > std::numeric_limits<std::uint32_t>::max()) [[unlikely]] {
-            beyond_ = beyond_ != 0 ? beyond_ : n;
+    // A length's head. MessagePack's lengths are 32 bits: a longer one is recorded, and what is
+    // written after it is dropped.
+    template <class Head>
+    [[nodiscard]] ECMETA_INLINE std::uint8_t* put_length(std::uint8_t* p, Head h, std::uint8_t fix,
+                                                         std::size_t n) noexcept {
+        if constexpr (Head::bytes == 4) {
+            if (n > std::numeric_limits<std::uint32_t>::max()) [[unlikely]] {
+                beyond_ = beyond_ != 0 ? beyond_ : n;
+            }
         }
+        return put_head(p, h, fix, n);
     }
 
     [[nodiscard]] std::uint8_t* str_header(std::uint8_t* p, std::size_t n) noexcept {
-        if (n <= msgpack_tag::fixstr_len_max) {
-            *p = static_cast<std::uint8_t>(msgpack_tag::fixstr | n);
-            return p + 1;
-        }
-        if (n <= std::numeric_limits<std::uint8_t>::max()) {
-            return big_endian<1>(p, msgpack_tag::str8, n);
-        }
-        if (n <= std::numeric_limits<std::uint16_t>::max()) {
-            return big_endian<2>(p, msgpack_tag::str16, n);
-        }
-        check_length(n);
-        return big_endian<4>(p, msgpack_tag::str32, n);
-    }
-
-    // An array's or a map's header: the fix form, else the 16-bit one, else the 32-bit one, whose
-    // tag follows it.
-    [[nodiscard]] std::uint8_t* container_header(std::uint8_t* p, std::size_t n, std::uint8_t fix, std::uint8_t fix_max,
-                                                 std::uint8_t tag16) noexcept {
-        if (n <= fix_max) {
-            *p = static_cast<std::uint8_t>(fix | n);
-            return p + 1;
-        }
-        if (n <= std::numeric_limits<std::uint16_t>::max()) {
-            return big_endian<2>(p, tag16, n);
-        }
-        check_length(n);
-        return big_endian<4>(p, static_cast<std::uint8_t>(tag16 + 1), n);
+        return msgpack_tag::str_head(
+            n, [&](auto h) ECMETA_INLINE_LAMBDA { return put_length(p, h, msgpack_tag::fixstr, n); });
     }
 
     // Copies n bytes and says whether all are ASCII, in one pass: 16 bytes at a time (SSE2), or 8,
@@ -6199,55 +6448,27 @@ private:
     using writer_base<Container, std::uint8_t>::beyond_;
 };
 
-// How many bytes a header of a length n takes: 1 for a fix form (fix_max at most), then 8-, 16-
-// and 32-bit lengths (an array or a map has no 8-bit one).
-[[nodiscard]] constexpr std::size_t length_header_size(std::size_t n, std::size_t fix_max, bool has8) noexcept {
-    if (n <= fix_max) {
-        return 1;
-    }
-    if (has8 && n <= std::numeric_limits<std::uint8_t>::max()) {
-        return 2;
-    }
-    return n <= std::numeric_limits<std::uint16_t>::max() ? 3 : 5;
-}
-
 // The exact length of value's canonical MessagePack: what encode_msgpack reserves, so that a
 // fresh buffer is allocated once. A walk of sizes: no string's bytes are read.
 template <class T>
 [[nodiscard]] std::size_t encoded_size(const T& value) noexcept {
     struct sizer {
         std::size_t n = 0;
-        static constexpr std::size_t unsigned_size(std::uint64_t v) noexcept {
-            if (v <= msgpack_tag::positive_fixint_max) {
-                return 1;
-            }
-            return v <= 0xFF ? 2 : v <= 0xFFFF ? 3 : v <= 0xFFFFFFFF ? 5 : 9;
-        }
+
         void string(std::string_view s) noexcept {
-            n += length_header_size(s.size(), msgpack_tag::fixstr_len_max, true) + s.size();
+            n += msgpack_tag::str_head(s.size(), msgpack_tag::head_size) + s.size();
         }
-        void u64(std::uint64_t v) noexcept { n += unsigned_size(v); }
+        void u64(std::uint64_t v) noexcept { n += msgpack_tag::unsigned_head(v, msgpack_tag::head_size); }
         void i64(std::int64_t v) noexcept {
-            if (v >= 0) {
-                n += unsigned_size(static_cast<std::uint64_t>(v));
-            } else {
-                n += v >= -32                                        ? 1
-                     : v >= std::numeric_limits<std::int8_t>::min()  ? 2
-                     : v >= std::numeric_limits<std::int16_t>::min() ? 3
-                     : v >= std::numeric_limits<std::int32_t>::min() ? 5
-                                                                     : 9;
-            }
+            n += v >= 0 ? msgpack_tag::unsigned_head(static_cast<std::uint64_t>(v), msgpack_tag::head_size)
+                        : msgpack_tag::negative_head(v, msgpack_tag::head_size);
         }
         void boolean(bool /*unused*/) noexcept { ++n; }
         void null() noexcept { ++n; }
-        void begin_list(std::size_t size) noexcept {
-            n += length_header_size(size, msgpack_tag::fixarray_len_max, false);
-        }
+        void begin_list(std::size_t count) noexcept { n += msgpack_tag::array_head(count, msgpack_tag::head_size); }
         void item(std::size_t /*index*/) const noexcept {}
         void end_list() const noexcept {}
-        void begin_object(std::size_t size) noexcept {
-            n += length_header_size(size, msgpack_tag::fixmap_len_max, false);
-        }
+        void begin_object(std::size_t count) noexcept { n += msgpack_tag::map_head(count, msgpack_tag::head_size); }
         void key(std::size_t /*index*/, std::string_view name) noexcept { string(name); }
         void end_object() const noexcept {}
     } sizer;
@@ -6471,8 +6692,9 @@ inline constexpr auto dtypes = std::to_array<dtype_info>({
 }  // namespace ecmeta
 
 // ---- ecmeta/detail/validate/checks.hpp
-// ecmeta — what validate checks, where, and in which order it reports: the checks of each type,
-// and validate itself. Included at the end of <ecmeta/validate.hpp>, which declares the API.
+// ecmeta — what validate checks and where: one walk of the value in wire order, each check made
+// at the place it reports, its pointer spelled only for a finding. Included at the end of
+// <ecmeta/validate.hpp>, which declares the API.
 // SPDX-License-Identifier: Apache-2.0
 
 
@@ -6635,177 +6857,146 @@ inline std::string zmq_endpoint_problem(std::string_view endpoint) {
 namespace ecmeta::inline ECMETA_ABI {
 namespace detail {
 
-inline std::string join(std::string_view base, std::string_view token) {
-    std::string out{base};
-    append_pointer_token(out, token);
-    return out;
-}
+// Whether member pointer A is B (pointers to members of different types never are).
+template <auto A, auto B>
+inline constexpr bool is_member = same_member(A, B);
 
-template <class Spec>
-void check_tensor(const Spec& s, std::string_view base, std::vector<problem>& out) {
-    if (s.mm_hash.empty()) {
-        out.push_back({join(base, wire_name(&Spec::mm_hash)), "expected a non-empty item id, got \"\""});
-    }
-    for (std::size_t i = 0; i < s.shape.size(); ++i) {
-        if (s.shape[i] < 0) {
-            out.push_back({join(join(base, wire_name(&Spec::shape)), std::to_string(i)),
-                           "expected a non-negative extent, got " + std::to_string(s.shape[i])});
+template <class T>
+concept tensor_spec = std::same_as<T, ECMooncakeLoadSpec> || std::same_as<T, ECMooncakePushSpec>;
+
+// The visitor of walk_places that checks each field and element as the walk reaches it. Findings
+// at one place come in the order the checks below make them, a string's UTF-8 last.
+class checker {
+public:
+    static constexpr bool sees_fields = true;
+
+    explicit checker(std::vector<problem>& out) noexcept : out_(out) {}
+
+    template <auto Member, class T>
+    bool field(const T& owner, const place& at) {
+        if constexpr (tensor_spec<T>) {
+            check_tensor_field<Member>(owner, at);
         }
-    }
-    const auto item = itemsize(s.dtype);
-    if (!item) {
-        std::string message = R"(expected a torch dtype name such as "bfloat16", got ")" + s.dtype + "\"";
-        if (s.dtype.starts_with("torch.") && itemsize(std::string_view{s.dtype}.substr(6))) {
-            message += " (drop the \"torch.\" prefix)";
+        if constexpr (is_member<Member, &ECMooncakePushSpec::consumer_zmq>) {
+            if (std::string why = zmq_endpoint_problem(owner.consumer_zmq); !why.empty()) {
+                add(at, std::move(why));
+            }
         }
-        out.push_back({join(base, wire_name(&Spec::dtype)), std::move(message)});
-    } else if (std::none_of(s.shape.begin(), s.shape.end(), [](std::int64_t e) { return e < 0; })) {
-        const auto want = expected_nbytes(s.shape, *item);
-        if (!want) {
-            out.push_back({join(base, wire_name(&Spec::nbytes)), "expected numel(shape) * itemsize(" + s.dtype +
-                                                                     ") to fit 64 bits, got an overflowing product"});
-        } else if (*want != s.nbytes) {
-            out.push_back({join(base, wire_name(&Spec::nbytes)),
-                           "expected " + std::to_string(*want) + " (numel(shape) * " + std::to_string(*item) +
-                               " bytes of " + s.dtype + "), got " + std::to_string(s.nbytes)});
+        if constexpr (is_member<Member, &ECMooncakePushSpec::transfer_id>) {
+            check_unique_transfer(owner, at);
         }
-    }
-    if (s.transfer_id.empty()) {
-        out.push_back({join(base, wire_name(&Spec::transfer_id)), "expected a non-empty transfer id, got \"\""});
-    }
-}
-
-// The checks of each type are templates (T is always the type named), so that a translation unit
-// that never validates never compiles them.
-template <std::same_as<ECMooncakeLoadSpec> T>
-void check(const T& s, std::string_view base, std::vector<problem>& out) {
-    check_tensor(s, base, out);
-}
-
-template <std::same_as<ECMooncakePushSpec> T>
-void check(const T& s, std::string_view base, std::vector<problem>& out) {
-    check_tensor(s, base, out);
-    if (std::string why = zmq_endpoint_problem(s.consumer_zmq); !why.empty()) {
-        out.push_back({join(base, wire_name(&T::consumer_zmq)), std::move(why)});
-    }
-}
-
-template <std::same_as<ECMooncakeConnectorMetadata> T>
-void check(const T& m, std::string_view base, std::vector<problem>& out) {
-    const std::string loads = join(base, wire_name(&ECMooncakeConnectorMetadata::loads));
-    for (std::size_t i = 0; i < m.loads.size(); ++i) {
-        check(m.loads[i], join(loads, std::to_string(i)), out);
-    }
-    const std::string pushes = join(base, wire_name(&ECMooncakeConnectorMetadata::pushes));
-    // Each push's first push with the same transfer_id: the indices sorted by id (stably, so the
-    // first of a run is the earliest), each run pointing at its head.
-    std::vector<std::size_t> by_id(m.pushes.size());
-    for (std::size_t i = 0; i < by_id.size(); ++i) {
-        by_id[i] = i;
-    }
-    std::stable_sort(by_id.begin(), by_id.end(),
-                     [&](std::size_t a, std::size_t b) { return m.pushes[a].transfer_id < m.pushes[b].transfer_id; });
-    std::vector<std::size_t> first(m.pushes.size());
-    for (std::size_t k = 0; k < by_id.size(); ++k) {
-        const bool head = k == 0 || m.pushes[by_id[k]].transfer_id != m.pushes[by_id[k - 1]].transfer_id;
-        first[by_id[k]] = head ? by_id[k] : first[by_id[k - 1]];
-    }
-    for (std::size_t i = 0; i < m.pushes.size(); ++i) {
-        const std::string at = join(pushes, std::to_string(i));
-        check(m.pushes[i], at, out);
-        if (first[i] != i) {
-            out.push_back({join(at, wire_name(&ECMooncakePushSpec::transfer_id)),
-                           "expected a transfer_id unique within the step, got \"" + m.pushes[i].transfer_id +
-                               "\" again (first at " + pushes + "/" + std::to_string(first[i]) + ")"});
+        if constexpr (is_member<Member, &ECMooncakeConnectorMetadata::pushes>) {
+            index_transfers(owner.pushes);
         }
+        return false;
     }
-}
 
-template <std::same_as<ECMooncakeWorkerMetadata> T>
-void check(const T& w, std::string_view base, std::vector<problem>& out) {
-    std::size_t i = 0;
-    for (const std::string_view id : w.failed_loads) {
-        if (w.loaded.contains(id)) {
-            out.push_back({join(join(base, wire_name(&ECMooncakeWorkerMetadata::failed_loads)), std::to_string(i)),
-                           "expected an id not also in loaded, got \"" + std::string{id} + "\" in both"});
-        }
-        ++i;
-    }
-}
-
-// One message's findings, in wire order.
-template <described T>
-std::vector<problem> validate_message(const T& value) {
-    std::vector<problem> found;
-    detail::check(value, "", found);
-    // The checks' findings by place (indices sorted by pointer, stably, so each place keeps the
-    // order found); a walk of the value in wire order reports them as it reaches each place, then
-    // whether a string there is UTF-8.
-    std::vector<std::string> places(found.size());  // kept apart: a finding moves out when reported
-    std::vector<std::size_t> by_place(found.size());
-    for (std::size_t i = 0; i < found.size(); ++i) {
-        places[i] = found[i].pointer;
-        by_place[i] = i;
-    }
-    std::stable_sort(by_place.begin(), by_place.end(),
-                     [&](std::size_t a, std::size_t b) { return places[a] < places[b]; });
-    std::vector<char> placed(found.size(), 0);
-    std::vector<problem> out;
-    out.reserve(found.size());
-    std::string pointer;
-    detail::walk_places(
-        value, pointer,
-        [&](const std::string& place) {
-            auto it = std::lower_bound(by_place.begin(), by_place.end(), place,
-                                       [&](std::size_t i, const std::string& p) { return places[i] < p; });
-            for (; it != by_place.end() && places[*it] == place; ++it) {
-                if (placed[*it] == 0) {
-                    placed[*it] = 1;
-                    out.push_back(std::move(found[*it]));
+    template <auto Member, class T, class E>
+    bool element(const T& owner, std::size_t /*i*/, const E& element, const place& at) {
+        if constexpr (tensor_spec<T>) {
+            if constexpr (is_member<Member, &T::shape>) {
+                if (element < 0) {
+                    add(at, "expected a non-negative extent, got " + std::to_string(element));
                 }
             }
-            return false;
-        },
-        [&](const std::string& place, std::string_view s) {
-            if (!detail::is_utf8(s)) {
-                out.push_back({place, std::string{detail::message::not_utf8}});
+        }
+        if constexpr (is_member<Member, &ECMooncakeWorkerMetadata::failed_loads>) {
+            if (owner.loaded.contains(element)) {
+                add(at, "expected an id not also in loaded, got \"" + std::string{element} + "\" in both");
             }
-            return false;
-        });
-    // Every check reports at a place the walk reaches; were one not to, its finding still shows,
-    // in the order found.
-    for (std::size_t i = 0; i < found.size(); ++i) {
-        if (placed[i] == 0) {
-            out.push_back(std::move(found[i]));
+        }
+        return false;
+    }
+
+    bool string(std::string_view s, const place& at) {
+        if (!is_utf8(s)) {
+            add(at, std::string{message::not_utf8});
+        }
+        return false;
+    }
+
+private:
+    void add(const place& at, std::string message) { out_.push_back({at.pointer(), std::move(message)}); }
+
+    template <auto Member, class Spec>
+    void check_tensor_field(const Spec& s, const place& at) {
+        if constexpr (is_member<Member, &Spec::mm_hash>) {
+            if (s.mm_hash.empty()) {
+                add(at, "expected a non-empty item id, got \"\"");
+            }
+        } else if constexpr (is_member<Member, &Spec::dtype>) {
+            if (!itemsize(s.dtype)) {
+                std::string message = R"(expected a torch dtype name such as "bfloat16", got ")" + s.dtype + "\"";
+                if (s.dtype.starts_with("torch.") && itemsize(std::string_view{s.dtype}.substr(6))) {
+                    message += " (drop the \"torch.\" prefix)";
+                }
+                add(at, std::move(message));
+            }
+        } else if constexpr (is_member<Member, &Spec::nbytes>) {
+            // Checked only when dtype and every extent are known good: else they are the finding.
+            const auto item = itemsize(s.dtype);
+            if (!item || std::any_of(s.shape.begin(), s.shape.end(), [](std::int64_t e) { return e < 0; })) {
+                return;
+            }
+            const auto want = expected_nbytes(s.shape, *item);
+            if (!want) {
+                add(at, "expected numel(shape) * itemsize(" + s.dtype + ") to fit 64 bits, got an overflowing product");
+            } else if (*want != s.nbytes) {
+                add(at, "expected " + std::to_string(*want) + " (numel(shape) * " + std::to_string(*item) +
+                            " bytes of " + s.dtype + "), got " + std::to_string(s.nbytes));
+            }
+        } else if constexpr (is_member<Member, &Spec::transfer_id>) {
+            if (s.transfer_id.empty()) {
+                add(at, "expected a non-empty transfer id, got \"\"");
+            }
         }
     }
-    return out;
-}
+
+    // Each push's first push with the same transfer_id, for the step whose pushes the walk enters:
+    // the indices sorted by id (stably, so the first of a run is the earliest), each run pointing
+    // at its head.
+    void index_transfers(const std::vector<ECMooncakePushSpec>& pushes) {
+        pushes_ = &pushes;
+        std::vector<std::size_t> by_id(pushes.size());
+        for (std::size_t i = 0; i < by_id.size(); ++i) {
+            by_id[i] = i;
+        }
+        std::stable_sort(by_id.begin(), by_id.end(),
+                         [&](std::size_t a, std::size_t b) { return pushes[a].transfer_id < pushes[b].transfer_id; });
+        first_.assign(pushes.size(), 0);
+        for (std::size_t k = 0; k < by_id.size(); ++k) {
+            const bool head = k == 0 || pushes[by_id[k]].transfer_id != pushes[by_id[k - 1]].transfer_id;
+            first_[by_id[k]] = head ? by_id[k] : first_[by_id[k - 1]];
+        }
+    }
+
+    // At a push's transfer_id (at.above is the push, at.above->above the step's pushes): a push
+    // validated on its own has no step to be unique in.
+    void check_unique_transfer(const ECMooncakePushSpec& push, const place& at) {
+        const place* item = at.above;
+        if (pushes_ == nullptr || item == nullptr || item->index >= pushes_->size() ||
+            &(*pushes_)[item->index] != &push) {
+            return;
+        }
+        if (const std::size_t first = first_[item->index]; first != item->index) {
+            add(at, "expected a transfer_id unique within the step, got \"" + push.transfer_id + "\" again (first at " +
+                        place{item->above, {}, first}.pointer() + ")");
+        }
+    }
+
+    std::vector<problem>& out_;
+    const std::vector<ECMooncakePushSpec>* pushes_ = nullptr;
+    std::vector<std::size_t> first_;
+};
 
 }  // namespace detail
 
 template <wire_type T>
 std::vector<problem> validate(const T& value) {
-    if constexpr (detail::described<T>) {
-        return detail::validate_message(value);
-    } else {
-        std::vector<problem> out;
-        for (std::size_t i = 0; i < value.size(); ++i) {
-            std::vector<problem> found;
-            if constexpr (detail::is_optional_v<typename T::value_type>) {
-                if (value[i]) {
-                    found = detail::validate_message(*value[i]);
-                }
-            } else {
-                found = detail::validate_message(value[i]);
-            }
-            for (problem& p : found) {
-                p.pointer.insert(0, "/" + std::to_string(i));
-                out.push_back(std::move(p));
-            }
-        }
-        return out;
-    }
+    std::vector<problem> out;
+    detail::checker checker{out};
+    detail::walk_places(value, detail::place{}, checker);
+    return out;
 }
 
 }  // namespace ecmeta

@@ -14,7 +14,7 @@
 
 // ---- ecmeta/detail/json/dom.hpp
 // ecmeta — nlohmann_json DOMs, for to_json and from_json: a value built into one through the
-// writers' walk, and the walker's reader over one; any nlohmann::basic_json (json, ordered_json),
+// writers' walk, and the decoder's reader over one; any nlohmann::basic_json (json, ordered_json),
 // through nlohmann's public interface only.
 // SPDX-License-Identifier: Apache-2.0
 
@@ -41,7 +41,7 @@ concept nlohmann_dom = requires(const J& j) {
     { j.type() } -> std::same_as<typename J::value_t>;
 };
 
-// The walker's reader over a DOM, for from_json. A DOM has no syntax left to get wrong and no
+// The decoder's reader over a DOM, for from_json. A DOM has no syntax left to get wrong and no
 // byte offsets, so it only ever says what it found. Its strings are taken as they are, not
 // checked as UTF-8: a DOM built in code may hold any bytes.
 template <nlohmann_dom BasicJson>
@@ -222,7 +222,7 @@ struct adl_serializer<T, void> {
         T result{};
         ecmeta::detail::json::dom_reader<BasicJson> reader{j};
         ecmeta::detail::no_storage fresh;
-        ecmeta::detail::walk(reader, result, fresh, false);
+        ecmeta::detail::read_document(reader, result, fresh, false);
         if (reader.failed()) {
             ecmeta::detail::raise(ecmeta::detail::to_error(reader.recorded()));
         }

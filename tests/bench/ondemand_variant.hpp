@@ -1,4 +1,4 @@
-// The variant docs/performance.md's floors name: a decoder generated from schema<T>, as detail/walker.hpp
+// The variant docs/performance.md's floors name: a decoder generated from schema<T>, as detail/decode.hpp
 // is (though keys are matched in declared order, not next-declared first), over simdjson's
 // On-Demand API, which builds no tape, into a warmed value. Written for the bench only: it does
 // not validate what it skips, nor check what follows the root, so its verdicts are not decode's;
@@ -28,7 +28,7 @@ using ecmeta::detail::schema;
 template <ecmeta::detail::described S>
 void read_object(od::object object, S& out);
 
-// Reads v into out by out's form, as the walker does.
+// Reads v into out by out's form, as the decoder does.
 template <class T>
 void read(od::value v, T& out) {
     using ecmeta::detail::form;

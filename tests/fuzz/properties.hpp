@@ -204,10 +204,10 @@ void check_readers_agree(Input input, const ecmeta::decode_options& options) {
     ecmeta::detail::no_storage keep;
     T fast{};
     Reader<false> fast_reader{input, keep.escapes()};
-    ecmeta::detail::walk(fast_reader, fast, keep, options.reject_unknown_keys);
+    ecmeta::detail::read_document(fast_reader, fast, keep, options.reject_unknown_keys);
     T naming{};
     Reader<true> naming_reader{input, keep.escapes()};
-    ecmeta::detail::walk(naming_reader, naming, keep, options.reject_unknown_keys);
+    ecmeta::detail::read_document(naming_reader, naming, keep, options.reject_unknown_keys);
     ECMETA_FUZZ_CHECK(fast_reader.failed() == naming_reader.failed());
     if (naming_reader.failed()) {
         ECMETA_FUZZ_CHECK(!naming_reader.recorded().type_unnamed);
@@ -275,7 +275,7 @@ void check_msgpack_against_nlohmann(std::span<const std::uint8_t> bytes, const e
     }
 }
 
-// from_json (the walker over nlohmann's DOM) gives what decode gives on the DOM's own text: the
+// from_json (the decoder over nlohmann's DOM) gives what decode gives on the DOM's own text: the
 // same value, or the same error, a value named as the DOM holds it (a float as nlohmann writes it).
 template <class T, class BasicJson>
 void check_dom_agrees(std::string_view json) {

@@ -104,6 +104,20 @@ TEST_CASE("ids are ordered by their bytes, however they start", "[laws]") {
         RC_ASSERT((fast < 0) == (slow < 0));
         RC_ASSERT((fast == 0) == (slow == 0));
     });
+    // The equality the fold matches ids with and the decoder matches keys with: blocks of 16, 8, 4
+    // and single bytes, so lengths from 0 to 70 and a byte changed anywhere.
+    ECMETA_PROP("same_bytes is string equality", [] {
+        const std::string alphabet("ab\0\xff", 4);
+        const auto a = *rc::gen::resize(70, rc::gen::container<std::string>(rc::gen::elementOf(alphabet)));
+        std::string b = a;
+        if (!a.empty() && *rc::gen::arbitrary<bool>()) {
+            const auto at = *rc::gen::inRange<std::size_t>(0, a.size());
+            b[at] = b[at] == 'a' ? 'b' : 'a';
+        } else if (*rc::gen::arbitrary<bool>()) {
+            b = *rc::gen::container<std::string>(rc::gen::elementOf(alphabet));
+        }
+        RC_ASSERT(ecmeta::detail::same_bytes(a, b) == (a == b));
+    });
     ECMETA_PROP("every form of the fold agrees with the model on such ids", [] {
         const auto ranks = *tricky_ranks();
         W expected = ranks[0];

@@ -1,20 +1,11 @@
-// The JSON reader's helpers against their definitions, on generated input: the key comparison the
-// walker matches field names with, and the number grammar's overflow test.
+// The JSON reader's helpers against their definitions, on generated input: the number grammar's
+// overflow test.
 #include "test.hpp"
 
 #include <cmath>
 #include <cstdlib>
 
 using namespace ecmeta_test;
-
-TEST_CASE("same_name is string equality", "[decode][property]") {
-    ECMETA_PROP("same_name is string equality", [] {
-        const std::string alphabet("ab\0\xff", 4);  // few letters: equal lengths often differ in one byte
-        const auto a = *rc::gen::container<std::string>(rc::gen::elementOf(alphabet));
-        const auto b = *rc::gen::oneOf(rc::gen::just(a), rc::gen::container<std::string>(rc::gen::elementOf(alphabet)));
-        RC_ASSERT(ecmeta::detail::same_name(a, b) == (a == b));
-    });
-}
 
 TEST_CASE("overflows_double is strtod's overflow", "[json_reader][property]") {
     ECMETA_PROP("overflows_double is strtod's overflow", [] {

@@ -1,5 +1,5 @@
 // ecmeta — how a decode fails without throwing: the pull readers (json/reader.hpp,
-// msgpack/reader.hpp, json/dom.hpp) and the walker record a fault, the first one wins, and from
+// msgpack/reader.hpp, json/dom.hpp) and the decoder record a fault, the first one wins, and from
 // then on every read returns at once with a harmless value and every cursor says it is done, so
 // the walk unwinds by plain returns and its caller reads the fault. A refusing reader (the fast
 // path) records only that it failed; a naming reader records what and where.
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <utility>
 
-#include "schema.hpp"  // append_pointer_token
+#include "pointer.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
@@ -24,7 +24,7 @@ namespace ecmeta::inline ECMETA_ABI::detail {
 struct fault {
     std::string pointer{};
     // "<what was expected>, got <what was found>"; for a value of another type than the one asked
-    // for, only what was found ("string", "integer -3", …) until the walker names the type.
+    // for, only what was found ("string", "integer -3", …) until the decoder names the type.
     std::string message{};
     std::optional<std::size_t> offset{};
     bool type_unnamed = false;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../id_set.hpp"
+#include "id_order.hpp"
 #include "reflect.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail {
@@ -86,25 +87,10 @@ using entry = id_set_access::entry;
     return {chars + e.offset, e.size};
 }
 
-// Equality of two ids with equal heads: word by word past the head, no byte order needed.
-[[nodiscard]] inline bool same_id(const entry& a, const char* a_chars, const entry& b, const char* b_chars) noexcept {
-    if (a.size != b.size) {
-        return false;
-    }
-    const char* x = a_chars + a.offset;
-    const char* y = b_chars + b.offset;
-    // 16-byte blocks (fixed-size memcmp compiles to one vector comparison), the last one
-    // overlapping the one before; the head already matched the first eight bytes.
-    if (a.size < 16) {
-        return a.size <= 8 || std::memcmp(x + 8, y + 8, a.size - 8) == 0;
-    }
-    const std::size_t last = a.size - 16;
-    for (std::size_t i = 8; i < last; i += 16) {
-        if (std::memcmp(x + i, y + i, 16) != 0) {
-            return false;
-        }
-    }
-    return std::memcmp(x + last, y + last, 16) == 0;
+// Equality of two ids (with equal heads, so most are equal).
+[[nodiscard]] ECMETA_INLINE bool same_id(const entry& a, const char* a_chars, const entry& b,
+                                         const char* b_chars) noexcept {
+    return a.size == b.size && same_bytes(a_chars + a.offset, b_chars + b.offset, a.size);
 }
 
 // Keeps the driver's ids (`survivors`, ascending indices) that `other` holds too: one straight

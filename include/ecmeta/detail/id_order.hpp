@@ -13,11 +13,45 @@
 #include <cstring>
 #include <string_view>
 
+#include "inline.hpp"
+
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <stdlib.h>  // _byteswap_uint64
 #endif
 
 namespace ecmeta::inline ECMETA_ABI::detail {
+
+// Whether n bytes at x and y are equal, for the short strings field names and ids are: fixed-size
+// blocks compared inline (a memcmp of a constant size compiles to one comparison, where a call to
+// memcmp costs more than the bytes), the last block overlapping the one before it.
+[[nodiscard]] ECMETA_INLINE bool same_bytes(const char* x, const char* y, std::size_t n) noexcept {
+    const auto same = [&]<std::size_t Width>(std::size_t at)
+                          ECMETA_INLINE_LAMBDA { return std::memcmp(x + at, y + at, Width) == 0; };
+    if (n >= 16) {
+        const std::size_t last = n - 16;
+        for (std::size_t at = 0; at < last; at += 16) {
+            if (!same.template operator()<16>(at)) {
+                return false;
+            }
+        }
+        return same.template operator()<16>(last);
+    }
+    if (n >= 8) {
+        return same.template operator()<8>(0) && same.template operator()<8>(n - 8);
+    }
+    if (n >= 4) {
+        return same.template operator()<4>(0) && same.template operator()<4>(n - 4);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (x[i] != y[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+[[nodiscard]] inline bool same_bytes(std::string_view a, std::string_view b) noexcept {
+    return a.size() == b.size() && same_bytes(a.data(), b.data(), a.size());
+}
 
 [[nodiscard]] inline std::uint64_t load_big_endian(const char* bytes) noexcept {
     std::uint64_t value = 0;

@@ -13,10 +13,54 @@
 #include <tuple>
 #include <vector>
 
+#include "encode.hpp"
+#include "form.hpp"
 #include "json/writer.hpp"
 #include "schema.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail {
+
+// How aggregate folds T, member by member in declared order, in the words of its rules table
+// (fold_rules<T>): "loaded intersected, failed_loads united, ..., pending_saves or-ed". The JSON
+// Schema and the command say it from here, so it cannot drift from the fold.
+template <class T>
+[[nodiscard]] std::string fold_description() {
+    std::string out;
+    const auto say = [&](const auto& member, std::string_view how) {
+        std::apply(
+            [&](const auto&... fd) {
+                const auto match = [&](const auto& f) {
+                    if constexpr (std::is_same_v<decltype(f.member), std::remove_cvref_t<decltype(member)>>) {
+                        if (f.member == member) {
+                            out += out.empty() ? "" : ", ";
+                            out += f.name;
+                            out += ' ';
+                            out += how;
+                        }
+                    }
+                };
+                (match(fd), ...);
+            },
+            schema<T>::fields);
+    };
+    std::apply(
+        [&](const auto&... rule) {
+            const auto one = [&](const auto& r) {
+                using R = std::remove_cvref_t<decltype(r)>;
+                if constexpr (std::is_same_v<R, intersected<T>>) {
+                    say(r.member, "intersected");
+                } else if constexpr (std::is_same_v<R, united<T>>) {
+                    say(r.member, "united");
+                } else {
+                    static_assert(std::is_same_v<R, any_of<T>>, "a fold rule with no words");
+                    say(r.member, "or-ed");
+                }
+            };
+            (one(rule), ...);
+        },
+        fold_rules<T>::fields);
+    return out;
+}
 
 // Writes schema keywords, without the braces around them, so that a field's description and
 // default sit beside its type's keywords.

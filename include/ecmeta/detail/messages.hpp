@@ -1,5 +1,5 @@
 // ecmeta — the words of every decode and encode error, for every decoder, reader and writer, and
-// the walker's error on its way out (validate's findings are worded beside their checks).
+// the decoder's error on its way out (validate's findings are worded beside their checks).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -16,7 +16,7 @@
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // What a value of another type than the one asked for is called, whichever source it came from:
-// "expected <name_of the type asked for>, got <this>".
+// "expected <form_text of the type asked for>, got <this>".
 namespace found {
 inline constexpr const char* null = "null";
 inline constexpr const char* text = "string";

@@ -1,11 +1,11 @@
-// ecmeta — one description of every field, read by the wire forms, validation and the test kit.
+// ecmeta — the type side: one table of every field (its key, order, required-ness and meaning),
+// read by the wire forms, validation, the JSON Schema and the test kits.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include "../version.hpp"
 
 #include <array>
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "../metadata.hpp"
-#include "inline.hpp"
 #include "reflect.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail {
@@ -130,48 +129,6 @@ concept described = requires {
     schema<T>::fields;
 };
 
-// How aggregate folds T, member by member in declared order, in the words of its rules table
-// (fold_rules<T>): "loaded intersected, failed_loads united, ..., pending_saves or-ed". The JSON
-// Schema and the command say it from here, so it cannot drift from the fold.
-template <class T>
-[[nodiscard]] std::string fold_description() {
-    std::string out;
-    const auto say = [&](const auto& member, std::string_view how) {
-        std::apply(
-            [&](const auto&... fd) {
-                const auto match = [&](const auto& f) {
-                    if constexpr (std::is_same_v<decltype(f.member), std::remove_cvref_t<decltype(member)>>) {
-                        if (f.member == member) {
-                            out += out.empty() ? "" : ", ";
-                            out += f.name;
-                            out += ' ';
-                            out += how;
-                        }
-                    }
-                };
-                (match(fd), ...);
-            },
-            schema<T>::fields);
-    };
-    std::apply(
-        [&](const auto&... rule) {
-            const auto one = [&](const auto& r) {
-                using R = std::remove_cvref_t<decltype(r)>;
-                if constexpr (std::is_same_v<R, intersected<T>>) {
-                    say(r.member, "intersected");
-                } else if constexpr (std::is_same_v<R, united<T>>) {
-                    say(r.member, "united");
-                } else {
-                    static_assert(std::is_same_v<R, any_of<T>>, "a fold rule with no words");
-                    say(r.member, "or-ed");
-                }
-            };
-            (one(rule), ...);
-        },
-        fold_rules<T>::fields);
-    return out;
-}
-
 template <class T>
 struct is_vector : std::false_type {};
 template <class T>
@@ -206,7 +163,7 @@ void schema_of_C_does_not_list_this_member();
 
 // A member's wire name, from schema<C>: one the schema does not list fails to compile.
 template <class C, class M>
-consteval std::string_view wire_name(M C::*member) {
+consteval std::string_view key_of(M C::*member) {
     std::string_view name;
     for_each_field<C>([&](const auto& fd) {
         if (same_member(fd.member, member)) {
@@ -217,121 +174,6 @@ consteval std::string_view wire_name(M C::*member) {
         schema_of_C_does_not_list_this_member();
     }
     return name;
-}
-
-// ---- what a type is on the wire: the member-kind dispatch, said once --------------------------
-
-// The forms a value takes: JSON's and MessagePack's shared data model, as the Python mirror's
-// field types use it. Every consumer dispatches on form_of and on nothing else: the writers,
-// walk_places and the DOM hook through visit (below); the walker, name_of, to_default,
-// validate and the JSON Schema directly. So a member type is classified here once, and one with
-// no wire form fails to compile here.
-enum class form : std::uint8_t {
-    string,    // std::string
-    u64,       // std::uint64_t
-    i64,       // std::int64_t (a shape's extent, non-negative on the wire)
-    boolean,   // bool
-    ids,       // id_set: a list of strings
-    nullable,  // std::optional<E>: E or null
-    list,      // std::vector<E>
-    message,   // a struct schema<T> describes: an object (JSON) or map (MessagePack) of its fields
-};
-
-template <class T>
-constexpr form form_of() {
-    if constexpr (std::is_same_v<T, std::string>) {
-        return form::string;
-    } else if constexpr (std::is_same_v<T, std::uint64_t>) {
-        return form::u64;
-    } else if constexpr (std::is_same_v<T, std::int64_t>) {
-        return form::i64;
-    } else if constexpr (std::is_same_v<T, bool>) {
-        return form::boolean;
-    } else if constexpr (std::is_same_v<T, id_set>) {
-        return form::ids;
-    } else if constexpr (is_optional_v<T>) {
-        return form::nullable;
-    } else if constexpr (is_vector<T>::value) {
-        return form::list;
-    } else {
-        static_assert(described<T>, "no wire form for this type");
-        return form::message;
-    }
-}
-
-// A scalar member: its default is T{}'s value, and it holds no storage to keep.
-template <class T>
-inline constexpr bool scalar_form = form_of<T>() == form::u64 || form_of<T>() == form::i64
-                                    || form_of<T>() == form::boolean;
-
-template <class T, class Sink>
-void visit(const T& value, Sink& sink);
-
-template <class T, class Sink, std::size_t... I>
-ECMETA_INLINE void visit_fields(const T& value, Sink& sink, std::index_sequence<I...> /*unused*/) {
-    // By index, so that a sink that inlines key() sees its index and name as constants.
-    const auto field = [&](const auto index, const auto& fd) ECMETA_INLINE_LAMBDA {
-        if constexpr (requires { sink.field(index, fd.name, value.*fd.member); }) {
-            sink.field(index, fd.name, value.*fd.member);
-        } else {
-            sink.key(decltype(index)::value, fd.name);
-            visit(value.*fd.member, sink);
-        }
-    };
-    (field(std::integral_constant<std::size_t, I>{}, std::get<I>(schema<T>::fields)), ...);
-}
-
-// Walks a value in wire order and tells `sink` what it meets. The writers, walk_places and the DOM
-// hook are sinks:
-//   string(std::string_view)  u64(std::uint64_t)  i64(std::int64_t)  boolean(bool)  null()
-//   begin_list(size)  item(index)  end_list()       item(i) comes before element i
-//   begin_object(size)  key(index, name)  end_object()   key(i, name) comes before field i
-//   whole_ids(const id_set&), optional: true if the sink took the whole set at once; if false,
-//   the set is walked as a list of strings
-//   field(index, name, const M& member), optional: a field whole, in place of key(i, name) and
-//   the member's walk (a writer that can check room once for both)
-// The whole walk is inlined into its caller, so that a sink's state (the writers' cursor) can live
-// in registers rather than be stored and reloaded at every step.
-template <class T, class Sink>
-ECMETA_INLINE void visit(const T& value, Sink& sink) {
-    constexpr form f = form_of<T>();
-    if constexpr (f == form::string) {
-        sink.string(std::string_view{value});
-    } else if constexpr (f == form::u64) {
-        sink.u64(value);
-    } else if constexpr (f == form::i64) {
-        sink.i64(value);
-    } else if constexpr (f == form::boolean) {
-        sink.boolean(value);
-    } else if constexpr (f == form::nullable) {
-        if (value) {
-            visit(*value, sink);
-        } else {
-            sink.null();
-        }
-    } else if constexpr (f == form::ids || f == form::list) {
-        if constexpr (f == form::ids && requires { sink.whole_ids(value); }) {
-            if (sink.whole_ids(value)) {
-                return;
-            }
-        }
-        sink.begin_list(value.size());
-        std::size_t i = 0;
-        for (const auto& item : value) {
-            sink.item(i++);
-            if constexpr (f == form::ids) {
-                sink.string(item);
-            } else {
-                visit(item, sink);
-            }
-        }
-        sink.end_list();
-    } else {
-        constexpr std::size_t n = std::tuple_size_v<decltype(schema<T>::fields)>;
-        sink.begin_object(n);
-        visit_fields(value, sink, std::make_index_sequence<n>{});
-        sink.end_object();
-    }
 }
 
 // ---- what decoding needs of a struct ------------------------------------------------------
@@ -358,147 +200,5 @@ inline constexpr std::uint32_t required_fields = std::apply(
         return mask;
     },
     schema<T>::fields);
-
-// Gives v the default of its member (the value in a fresh T{}), keeping its storage in `keep`
-// (storage.hpp). Every container member defaults to empty and every optional to nullopt; scalars
-// take T{}'s value.
-template <class T, class M, class Keep>
-void to_default(M& v, M T::*member, Keep& keep) {
-    if constexpr (form_of<M>() == form::nullable) {
-        keep.drop(v);
-    } else if constexpr (scalar_form<M>) {
-        v = T{}.*member;
-    } else if constexpr (form_of<M>() == form::list) {
-        keep.shorten(v, 0);
-    } else {
-        v.clear();
-    }
-}
-
-// Gives each field of `value` that is not in `seen` (bit i: field i) its default, keeping its
-// storage: what a decoded input left out, as T{} has it.
-template <class T, class Keep>
-void to_defaults(T& value, std::uint32_t seen, Keep& keep) {
-    std::size_t i = 0;
-    for_each_field<T>([&](const auto& fd) {
-        if ((seen & (std::uint32_t{1} << i++)) == 0) {
-            to_default(value.*fd.member, fd.member, keep);
-        }
-    });
-}
-
-// Whether M is a std::vector of elements of form e.
-template <class M>
-constexpr bool list_of(form e) {
-    if constexpr (form_of<M>() == form::list) {
-        return form_of<typename M::value_type>() == e;
-    } else {
-        return false;
-    }
-}
-
-// Gives every member of a decoded value its default, keeping what storage it can: a decode that
-// fails leaves its target equal to T{}, never half-written.
-template <class T, class Keep>
-void reset_in_place(T& value, Keep& keep) {
-    if constexpr (form_of<T>() == form::message) {
-        to_defaults(value, 0, keep);
-    } else {
-        keep.shorten(value, 0);  // a list of messages
-    }
-}
-
-// What messages call a value of type T: "expected <name_of<T>()>, got ...". Said here once for
-// every decoder; there are names for the shapes the Python mirror's fields take.
-template <class T>
-constexpr std::string_view name_of() {
-    constexpr form f = form_of<T>();
-    if constexpr (f == form::string) {
-        return "string";
-    } else if constexpr (f == form::u64 || f == form::i64) {
-        return "non-negative integer";
-    } else if constexpr (f == form::boolean) {
-        return "true or false";
-    } else if constexpr (f == form::message) {
-        return "object";
-    } else if constexpr (f == form::ids || list_of<T>(form::string)) {
-        return "array of strings";
-    } else if constexpr (list_of<T>(form::i64)) {
-        return "array of non-negative integers";
-    } else if constexpr (list_of<T>(form::message)) {
-        return "array of objects";
-    } else if constexpr (name_of<typename T::value_type>() == std::string_view{"object or null"}) {
-        return "array of objects or nulls";  // a list of optional messages
-    } else if constexpr (f == form::nullable && form_of<typename T::value_type>() == form::message) {
-        return "object or null";
-    } else {
-        static_assert(f == form::nullable && list_of<typename T::value_type>(form::string),
-                      "no name for this type in messages");
-        return "null or array of strings";
-    }
-}
-
-// RFC 6901: '~' becomes "~0" and '/' becomes "~1".
-inline void append_pointer_token(std::string& pointer, std::string_view token) {
-    pointer += '/';
-    for (const char c : token) {
-        if (c == '~') {
-            pointer += "~0";
-        } else if (c == '/') {
-            pointer += "~1";
-        } else {
-            pointer += c;
-        }
-    }
-}
-
-// Walks value in wire order with `pointer` naming the place it has reached: calls at(pointer) on
-// reaching each place (the value itself, then each field and element, a place before what is in
-// it) and string(pointer, s) at each string, until one returns true; then `pointer` names that
-// place, else it is as it was. Validation reports through it, and the encoders' errors.
-template <class T, class At, class String>
-bool walk_places(const T& value, std::string& pointer, At&& at, String&& string) {
-    struct place_sink {
-        std::string& pointer;
-        At& at;
-        String& on_string;
-        std::vector<std::size_t> marks{};  // where each open list or object's pointer ends
-        bool found = false;
-
-        void reach() { found = found || at(std::as_const(pointer)); }
-        void string(std::string_view s) { found = found || on_string(std::as_const(pointer), s); }
-        void u64(std::uint64_t /*unused*/) const noexcept {}
-        void i64(std::int64_t /*unused*/) const noexcept {}
-        void boolean(bool /*unused*/) const noexcept {}
-        void null() const noexcept {}
-        void begin_list(std::size_t /*size*/) { marks.push_back(pointer.size()); }
-        void item(std::size_t i) {
-            if (!found) {
-                pointer.resize(marks.back());
-                char digits[24];
-                append_pointer_token(pointer, {digits, std::to_chars(digits, digits + sizeof digits, i).ptr});
-                reach();
-            }
-        }
-        void end_list() {
-            if (!found) {
-                pointer.resize(marks.back());
-            }
-            marks.pop_back();
-        }
-        void begin_object(std::size_t size) { begin_list(size); }
-        void key(std::size_t /*index*/, std::string_view name) {
-            if (!found) {
-                pointer.resize(marks.back());
-                append_pointer_token(pointer, name);
-                reach();
-            }
-        }
-        void end_object() { end_list(); }
-    } sink{pointer, at, string};
-    sink.reach();
-    visit(value, sink);
-    return sink.found;
-}
 
 }  // namespace ecmeta::detail

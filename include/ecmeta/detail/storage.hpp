@@ -26,6 +26,7 @@
 
 #include "../id_set.hpp"
 #include "exceptions.hpp"
+#include "form.hpp"
 #include "schema.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail {
@@ -44,7 +45,7 @@ struct mark {
 template <class E>
 struct spare_pool {
     std::vector<E> items;
-    std::size_t wanted = 0;  // counted by hold_room's first walk, reserved by its second
+    std::size_t wanted = 0;  // counted by make_room's first walk, reserved by its second
 
     void reserve_wanted() {
         if (const std::size_t need = items.size() + wanted; need > items.capacity()) {
@@ -183,7 +184,7 @@ class storage {
 public:
     static constexpr bool keeps = true;
 
-    // ---- what the walker asks of it
+    // ---- what the decoder asks of it
 
     template <class S, std::size_t I>
     [[nodiscard]] mark& field_mark() noexcept {
@@ -206,7 +207,7 @@ public:
 
     [[nodiscard]] std::string& escapes() noexcept { return escapes_; }
 
-    // Cuts `list` to n elements, keeping the dropped ones for a later grow(). Last first, so that
+    // Cuts `list` to n elements, keeping the dropped ones for a later append(). Last first, so that
     // growing the list again gives each place back the element it had.
     template <class E>
     void shorten(std::vector<E>& list, std::size_t n) {
@@ -225,7 +226,7 @@ public:
 
     // Appends an element, a spare one when there is one (its old value is to be overwritten).
     template <class E>
-    E& grow(std::vector<E>& list) {
+    E& append(std::vector<E>& list) {
         if constexpr (keeps_storage<E>) {
             std::vector<E>& pool = pool_of<E>().items;
             if (!pool.empty()) {
@@ -237,9 +238,9 @@ public:
         return list.emplace_back();
     }
 
-    // Makes `o` null, keeping its value for a later fill().
+    // Makes `o` null, keeping its value for a later make_present().
     template <class E>
-    void drop(std::optional<E>& o) noexcept {
+    void make_null(std::optional<E>& o) noexcept {
         if (o) {
             if_memory_allows([&] { pool_of<E>().items.push_back(std::move(*o)); });  // if not, it is freed
             o.reset();
@@ -248,7 +249,7 @@ public:
 
     // The value of `o`, made from a spare one when it is null (its old value is to be overwritten).
     template <class E>
-    E& fill(std::optional<E>& o) {
+    E& make_present(std::optional<E>& o) {
         if (!o) {
             std::vector<E>& pool = pool_of<E>().items;
             if (pool.empty()) {
@@ -277,8 +278,8 @@ public:
             }
             rose_ = false;
         }
-        hold_room(value, false);
-        hold_room(value, true);
+        make_room(value, false);
+        make_room(value, true);
         if (limit_ != std::numeric_limits<std::size_t>::max() && bytes() > limit_) {
             release();
         }
@@ -353,13 +354,13 @@ private:
     // dropping never allocates. Walked twice: the first walk counts into each pool, the second
     // reserves. Room follows what the decoded value holds, not how many values were ever decoded.
     template <class X>
-    void hold_room(const X& value, bool reserve) {
+    void make_room(const X& value, bool reserve) {
         constexpr form f = form_of<X>();
         if constexpr (f == form::nullable) {
             if (value) {
                 spare_pool<typename X::value_type>& pool = pool_of<typename X::value_type>();
                 reserve ? pool.reserve_wanted() : static_cast<void>(++pool.wanted);
-                hold_room(*value, reserve);
+                make_room(*value, reserve);
             }
         } else if constexpr (f == form::list) {
             using E = typename X::value_type;
@@ -369,11 +370,11 @@ private:
             }
             if constexpr (may_drop<E>()) {
                 for (const E& e : value) {
-                    hold_room(e, reserve);
+                    make_room(e, reserve);
                 }
             }
         } else if constexpr (f == form::message && may_drop<X>()) {
-            for_each_field<X>([&](const auto& fd) { hold_room(value.*fd.member, reserve); });
+            for_each_field<X>([&](const auto& fd) { make_room(value.*fd.member, reserve); });
         }
     }
 
@@ -518,15 +519,15 @@ public:
         list.erase(list.begin() + static_cast<std::ptrdiff_t>(n), list.end());
     }
     template <class E>
-    static E& grow(std::vector<E>& list) {
+    static E& append(std::vector<E>& list) {
         return list.emplace_back();
     }
     template <class E>
-    static void drop(std::optional<E>& o) noexcept {
+    static void make_null(std::optional<E>& o) noexcept {
         o.reset();
     }
     template <class E>
-    static E& fill(std::optional<E>& o) {
+    static E& make_present(std::optional<E>& o) {
         return o ? *o : o.emplace();
     }
     template <class T>

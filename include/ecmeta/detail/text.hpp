@@ -14,9 +14,20 @@
 #include "../error.hpp"
 #include "../id_set.hpp"
 #include "../metadata.hpp"
+#include "encode.hpp"
 #include "json/writer.hpp"
-#include "out_buffer.hpp"
 #include "schema.hpp"
+
+namespace ecmeta::inline ECMETA_ABI {
+
+// An id as log lines show it: its first 16 bytes, then "…" if it is longer (a digest's first 16
+// hex digits tell items apart). The short form ({:s}) and the ecmeta command print ids so.
+[[nodiscard]] inline std::string short_id(std::string_view id) {
+    constexpr std::size_t shown = 16;
+    return id.size() > shown ? std::string{id.substr(0, shown)} + "…" : std::string{id};
+}
+
+}  // namespace ecmeta
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
@@ -35,12 +46,6 @@ template <printable T>
     return out;
 }
 
-// An id as a log line shows it: at most 16 bytes, then "…".
-inline void append_id(std::string& out, std::string_view id) {
-    constexpr std::size_t shown = 16;
-    out += id.size() > shown ? std::string{id.substr(0, shown)} + "…" : std::string{id};
-}
-
 // "n things" with the plural a count needs.
 inline std::string count_of(std::size_t n, std::string_view one, std::string_view many) {
     return std::to_string(n) + " " + std::string{n == 1 ? one : many};
@@ -48,7 +53,7 @@ inline std::string count_of(std::size_t n, std::string_view one, std::string_vie
 
 template <class Spec>
 void append_tensor(std::string& out, const Spec& s) {
-    append_id(out, s.mm_hash);
+    out += short_id(s.mm_hash);
     out += " " + std::to_string(s.nbytes) + " B " + s.dtype + "[";
     for (std::size_t i = 0; i < s.shape.size(); ++i) {
         out += (i == 0 ? "" : ",") + std::to_string(s.shape[i]);

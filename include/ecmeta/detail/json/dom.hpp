@@ -1,5 +1,5 @@
 // ecmeta — nlohmann_json DOMs, for to_json and from_json: a value built into one through the
-// writers' walk, and the walker's reader over one; any nlohmann::basic_json (json, ordered_json),
+// writers' walk, and the decoder's reader over one; any nlohmann::basic_json (json, ordered_json),
 // through nlohmann's public interface only.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
@@ -17,6 +17,7 @@
 #include "../../id_set.hpp"
 #include "../fault.hpp"
 #include "../messages.hpp"
+#include "../visit.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail::json {
 
@@ -31,7 +32,7 @@ concept nlohmann_dom = requires(const J& j) {
     { j.type() } -> std::same_as<typename J::value_t>;
 };
 
-// The walker's reader over a DOM, for from_json. A DOM has no syntax left to get wrong and no
+// The decoder's reader over a DOM, for from_json. A DOM has no syntax left to get wrong and no
 // byte offsets, so it only ever says what it found. Its strings are taken as they are, not
 // checked as UTF-8: a DOM built in code may hold any bytes.
 template <nlohmann_dom BasicJson>

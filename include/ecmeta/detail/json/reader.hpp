@@ -1,5 +1,5 @@
 // ecmeta — JSON text's pull reader, which the decoder generated per type reads through
-// (walker.hpp): the input's bytes read once, in order (again only to word an error), with no DOM,
+// (decode.hpp): the input's bytes read once, in order (again only to word an error), with no DOM,
 // no tape and no copy of a string without escapes. It accepts exactly what nlohmann_json's parser
 // accepts, but for a NUL byte, which JSON text never holds and nlohmann takes for the end of the
 // input. Standard library only.
@@ -128,7 +128,7 @@ private:
     std::size_t depth_ = 0;
 };
 
-// JSON text read in order, for the decoder generated per type (walker.hpp). Naming = false is the
+// JSON text read in order, for the decoder generated per type (decode.hpp). Naming = false is the
 // fast path: anything wrong is only refused (fault.hpp). Naming = true reads the same way and says
 // what is wrong: a value of another type is described (as far as its type needs reading: a string's
 // bytes are checked, so an error of syntax in it comes first), and an error of syntax says what
@@ -419,7 +419,7 @@ private:
 
 public:
     // Puts the read position at the end, where every read stops: after a fault of meaning the
-    // walker found.
+    // decoder found.
     void stop() noexcept { p_ = end_; }
 
 private:

@@ -14,6 +14,7 @@
 
 #include "../out_buffer.hpp"
 #include "../utf8.hpp"
+#include "../visit.hpp"
 #include "scan.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail::json {

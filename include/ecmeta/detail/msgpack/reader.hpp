@@ -1,4 +1,4 @@
-// ecmeta — MessagePack's pull reader, which the decoder generated per type reads through (walker.hpp).
+// ecmeta — MessagePack's pull reader, which the decoder generated per type reads through (decode.hpp).
 // Standard library only.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
@@ -39,7 +39,7 @@ using msgpack_tag::header_forms;
     return text;
 }
 
-// MessagePack read in order, for the decoder generated per type (walker.hpp). Naming = false is
+// MessagePack read in order, for the decoder generated per type (decode.hpp). Naming = false is
 // the fast path: anything wrong is only refused (fault.hpp). Naming = true reads the same way and says what
 // is wrong: a value of another type is described whole, as far as a value is read before its type
 // could matter (a string's bytes are checked, a container's header), so that an error of syntax
@@ -235,7 +235,7 @@ private:
 
 public:
     // Puts the read position at the end, where every read stops: after a fault of meaning the
-    // walker found.
+    // decoder found.
     void stop() noexcept { pos_ = in_.size(); }
 
 private:

@@ -8,7 +8,11 @@
 #include "../../version.hpp"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
+
+#include "../inline.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail::msgpack_tag {
 
@@ -29,6 +33,87 @@ inline constexpr std::uint8_t negative_fixint_min = 0xE0;  // -32 .. -1
 
 // The largest length a fix form holds.
 inline constexpr std::uint8_t fixstr_len_max = 31, fixarray_len_max = 15, fixmap_len_max = 15;
+
+// The head a number or a length is written with: the tag, then `bytes` big-endian bytes; or, for
+// a fix form (fix_head), the tag alone, the number in its low bits.
+template <std::uint8_t Tag, std::size_t Bytes>
+struct head {
+    static constexpr std::uint8_t tag = Tag;
+    static constexpr std::size_t bytes = Bytes;
+    static constexpr std::size_t size = 1 + Bytes;  // in the output
+};
+using fix_head = head<0, 0>;
+// A head's size, as a function the choosers below can call.
+inline constexpr auto head_size = [](auto h) { return decltype(h)::size; };
+
+// The smallest head of each kind of number: each calls f(head) with the one canonical MessagePack
+// (and msgpack.packb) takes, said once for the writer and its size walk.
+template <class F>
+ECMETA_INLINE constexpr decltype(auto) unsigned_head(std::uint64_t n, F&& f) {
+    if (n <= positive_fixint_max) {
+        return f(fix_head{});
+    }
+    if (n <= std::numeric_limits<std::uint8_t>::max()) {
+        return f(head<uint8, 1>{});
+    }
+    if (n <= std::numeric_limits<std::uint16_t>::max()) {
+        return f(head<uint16, 2>{});
+    }
+    if (n <= std::numeric_limits<std::uint32_t>::max()) {
+        return f(head<uint32, 4>{});
+    }
+    return f(head<uint64, 8>{});
+}
+// n < 0 (a non-negative integer takes unsigned_head).
+template <class F>
+ECMETA_INLINE constexpr decltype(auto) negative_head(std::int64_t n, F&& f) {
+    if (n >= -32) {
+        return f(fix_head{});  // a negative fixint: the tag is n's low byte
+    }
+    if (n >= std::numeric_limits<std::int8_t>::min()) {
+        return f(head<int8, 1>{});
+    }
+    if (n >= std::numeric_limits<std::int16_t>::min()) {
+        return f(head<int16, 2>{});
+    }
+    if (n >= std::numeric_limits<std::int32_t>::min()) {
+        return f(head<int32, 4>{});
+    }
+    return f(head<int64, 8>{});
+}
+// A string's length (a longer one than 32 bits can hold gets the 32-bit head: the writer refuses it).
+template <class F>
+ECMETA_INLINE constexpr decltype(auto) str_head(std::size_t n, F&& f) {
+    if (n <= fixstr_len_max) {
+        return f(fix_head{});
+    }
+    if (n <= std::numeric_limits<std::uint8_t>::max()) {
+        return f(head<str8, 1>{});
+    }
+    if (n <= std::numeric_limits<std::uint16_t>::max()) {
+        return f(head<str16, 2>{});
+    }
+    return f(head<str32, 4>{});
+}
+// An array's or a map's count: no 8-bit form.
+template <std::uint8_t Tag16, std::size_t FixMax, class F>
+ECMETA_INLINE constexpr decltype(auto) count_head(std::size_t n, F&& f) {
+    if (n <= FixMax) {
+        return f(fix_head{});
+    }
+    if (n <= std::numeric_limits<std::uint16_t>::max()) {
+        return f(head<Tag16, 2>{});
+    }
+    return f(head<Tag16 + 1, 4>{});  // array32 and map32 follow their 16-bit tags
+}
+template <class F>
+ECMETA_INLINE constexpr decltype(auto) array_head(std::size_t n, F&& f) {
+    return count_head<array16, fixarray_len_max>(n, f);
+}
+template <class F>
+ECMETA_INLINE constexpr decltype(auto) map_head(std::size_t n, F&& f) {
+    return count_head<map16, fixmap_len_max>(n, f);
+}
 
 // What a tag begins.
 enum class family : std::uint8_t {

@@ -17,6 +17,7 @@
 #include "../out_buffer.hpp"
 #include "../simd.hpp"  // ECMETA_X86_64
 #include "../utf8.hpp"
+#include "../visit.hpp"
 #include "tags.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail::msgpack {
@@ -39,18 +40,7 @@ public:
     }
     ECMETA_INLINE void u64(std::uint64_t n) {
         std::uint8_t* p = out_.room(9);
-        if (n <= msgpack_tag::positive_fixint_max) {
-            *p++ = static_cast<std::uint8_t>(n);
-        } else if (n <= std::numeric_limits<std::uint8_t>::max()) {
-            p = big_endian<1>(p, msgpack_tag::uint8, n);
-        } else if (n <= std::numeric_limits<std::uint16_t>::max()) {
-            p = big_endian<2>(p, msgpack_tag::uint16, n);
-        } else if (n <= std::numeric_limits<std::uint32_t>::max()) {
-            p = big_endian<4>(p, msgpack_tag::uint32, n);
-        } else {
-            p = big_endian<8>(p, msgpack_tag::uint64, n);
-        }
-        out_.commit(p);
+        out_.commit(msgpack_tag::unsigned_head(n, [&](auto h) ECMETA_INLINE_LAMBDA { return put_head(p, h, 0, n); }));
     }
     ECMETA_INLINE void i64(std::int64_t n) {
         if (n >= 0) {
@@ -59,24 +49,15 @@ public:
         }
         std::uint8_t* p = out_.room(9);
         const auto bits = static_cast<std::uint64_t>(n);
-        if (n >= -32) {
-            *p++ = static_cast<std::uint8_t>(bits);  // negative fixint
-        } else if (n >= std::numeric_limits<std::int8_t>::min()) {
-            p = big_endian<1>(p, msgpack_tag::int8, bits);
-        } else if (n >= std::numeric_limits<std::int16_t>::min()) {
-            p = big_endian<2>(p, msgpack_tag::int16, bits);
-        } else if (n >= std::numeric_limits<std::int32_t>::min()) {
-            p = big_endian<4>(p, msgpack_tag::int32, bits);
-        } else {
-            p = big_endian<8>(p, msgpack_tag::int64, bits);
-        }
-        out_.commit(p);
+        out_.commit(
+            msgpack_tag::negative_head(n, [&](auto h) ECMETA_INLINE_LAMBDA { return put_head(p, h, 0, bits); }));
     }
     ECMETA_INLINE void boolean(bool b) { out_.put(b ? msgpack_tag::true_ : msgpack_tag::false_); }
     ECMETA_INLINE void null() { out_.put(msgpack_tag::nil); }
     ECMETA_INLINE void begin_list(std::size_t size) {
-        out_.commit(container_header(out_.room(5), size, msgpack_tag::fixarray, msgpack_tag::fixarray_len_max,
-                                     msgpack_tag::array16));
+        std::uint8_t* p = out_.room(5);
+        out_.commit(msgpack_tag::array_head(
+            size, [&](auto h) ECMETA_INLINE_LAMBDA { return put_length(p, h, msgpack_tag::fixarray, size); }));
     }
     ECMETA_INLINE void item(std::size_t /*index*/) const noexcept {}
     ECMETA_INLINE void end_list() const noexcept {}
@@ -99,8 +80,9 @@ public:
         return true;
     }
     ECMETA_INLINE void begin_object(std::size_t size) {
-        out_.commit(
-            container_header(out_.room(5), size, msgpack_tag::fixmap, msgpack_tag::fixmap_len_max, msgpack_tag::map16));
+        std::uint8_t* p = out_.room(5);
+        out_.commit(msgpack_tag::map_head(
+            size, [&](auto h) ECMETA_INLINE_LAMBDA { return put_length(p, h, msgpack_tag::fixmap, size); }));
     }
     ECMETA_INLINE void key(std::size_t /*index*/, std::string_view name) {
         std::uint8_t* p = str_header(out_.room(5 + name.size()), name.size());  // a field name: ASCII
@@ -110,52 +92,39 @@ public:
     ECMETA_INLINE void end_object() const noexcept {}
 
 private:
-    // The tag, then n's low `Bytes` bytes, most significant first.
-    template <std::size_t Bytes>
-    [[nodiscard]] static std::uint8_t* big_endian(std::uint8_t* p, std::uint8_t tag, std::uint64_t n) noexcept {
-        *p++ = tag;
-        for (std::size_t i = Bytes; i-- > 0;) {
-            *p++ = static_cast<std::uint8_t>(n >> (8 * i));
+    // Head h of the number n: a fix form is `fix` or-ed with n (whose low byte is a negative
+    // fixint's tag); else the tag, then n's low h.bytes bytes, most significant first.
+    template <class Head>
+    [[nodiscard]] ECMETA_INLINE static std::uint8_t* put_head(std::uint8_t* p, Head /*h*/, std::uint8_t fix,
+                                                              std::uint64_t n) noexcept {
+        if constexpr (Head::bytes == 0) {
+            *p = static_cast<std::uint8_t>(fix | n);
+            return p + 1;
+        } else {
+            *p++ = Head::tag;
+            for (std::size_t i = Head::bytes; i-- > 0;) {
+                *p++ = static_cast<std::uint8_t>(n >> (8 * i));
+            }
+            return p;
         }
-        return p;
     }
 
-    // MessagePack's lengths are 32 bits: a longer one is recorded, and what is written after it is
-    // dropped.
-    void check_length(std::size_t n) noexcept {
-        if (n > std::numeric_limits<std::uint32_t>::max()) [[unlikely]] {
-            beyond_ = beyond_ != 0 ? beyond_ : n;
+    // A length's head. MessagePack's lengths are 32 bits: a longer one is recorded, and what is
+    // written after it is dropped.
+    template <class Head>
+    [[nodiscard]] ECMETA_INLINE std::uint8_t* put_length(std::uint8_t* p, Head h, std::uint8_t fix,
+                                                         std::size_t n) noexcept {
+        if constexpr (Head::bytes == 4) {
+            if (n > std::numeric_limits<std::uint32_t>::max()) [[unlikely]] {
+                beyond_ = beyond_ != 0 ? beyond_ : n;
+            }
         }
+        return put_head(p, h, fix, n);
     }
 
     [[nodiscard]] std::uint8_t* str_header(std::uint8_t* p, std::size_t n) noexcept {
-        if (n <= msgpack_tag::fixstr_len_max) {
-            *p = static_cast<std::uint8_t>(msgpack_tag::fixstr | n);
-            return p + 1;
-        }
-        if (n <= std::numeric_limits<std::uint8_t>::max()) {
-            return big_endian<1>(p, msgpack_tag::str8, n);
-        }
-        if (n <= std::numeric_limits<std::uint16_t>::max()) {
-            return big_endian<2>(p, msgpack_tag::str16, n);
-        }
-        check_length(n);
-        return big_endian<4>(p, msgpack_tag::str32, n);
-    }
-
-    // An array's or a map's header: the fix form, else the 16-bit one, else the 32-bit one, whose
-    // tag follows it.
-    [[nodiscard]] std::uint8_t* container_header(std::uint8_t* p, std::size_t n, std::uint8_t fix, std::uint8_t fix_max,
-                                                 std::uint8_t tag16) noexcept {
-        if (n <= fix_max) {
-            *p = static_cast<std::uint8_t>(fix | n);
-            return p + 1;
-        }
-        if (n <= std::numeric_limits<std::uint16_t>::max()) {
-            return big_endian<2>(p, tag16, n);
-        }
-        check_length(n);
-        return big_endian<4>(p, static_cast<std::uint8_t>(tag16 + 1), n);
+        return msgpack_tag::str_head(
+            n, [&](auto h) ECMETA_INLINE_LAMBDA { return put_length(p, h, msgpack_tag::fixstr, n); });
     }
 
     // Copies n bytes and says whether all are ASCII, in one pass: 16 bytes at a time (SSE2), or 8,
@@ -203,55 +172,27 @@ private:
     using writer_base<Container, std::uint8_t>::beyond_;
 };
 
-// How many bytes a header of a length n takes: 1 for a fix form (fix_max at most), then 8-, 16-
-// and 32-bit lengths (an array or a map has no 8-bit one).
-[[nodiscard]] constexpr std::size_t length_header_size(std::size_t n, std::size_t fix_max, bool has8) noexcept {
-    if (n <= fix_max) {
-        return 1;
-    }
-    if (has8 && n <= std::numeric_limits<std::uint8_t>::max()) {
-        return 2;
-    }
-    return n <= std::numeric_limits<std::uint16_t>::max() ? 3 : 5;
-}
-
 // The exact length of value's canonical MessagePack: what encode_msgpack reserves, so that a
 // fresh buffer is allocated once. A walk of sizes: no string's bytes are read.
 template <class T>
 [[nodiscard]] std::size_t encoded_size(const T& value) noexcept {
     struct sizer {
         std::size_t n = 0;
-        static constexpr std::size_t unsigned_size(std::uint64_t v) noexcept {
-            if (v <= msgpack_tag::positive_fixint_max) {
-                return 1;
-            }
-            return v <= 0xFF ? 2 : v <= 0xFFFF ? 3 : v <= 0xFFFFFFFF ? 5 : 9;
-        }
+
         void string(std::string_view s) noexcept {
-            n += length_header_size(s.size(), msgpack_tag::fixstr_len_max, true) + s.size();
+            n += msgpack_tag::str_head(s.size(), msgpack_tag::head_size) + s.size();
         }
-        void u64(std::uint64_t v) noexcept { n += unsigned_size(v); }
+        void u64(std::uint64_t v) noexcept { n += msgpack_tag::unsigned_head(v, msgpack_tag::head_size); }
         void i64(std::int64_t v) noexcept {
-            if (v >= 0) {
-                n += unsigned_size(static_cast<std::uint64_t>(v));
-            } else {
-                n += v >= -32                                        ? 1
-                     : v >= std::numeric_limits<std::int8_t>::min()  ? 2
-                     : v >= std::numeric_limits<std::int16_t>::min() ? 3
-                     : v >= std::numeric_limits<std::int32_t>::min() ? 5
-                                                                     : 9;
-            }
+            n += v >= 0 ? msgpack_tag::unsigned_head(static_cast<std::uint64_t>(v), msgpack_tag::head_size)
+                        : msgpack_tag::negative_head(v, msgpack_tag::head_size);
         }
         void boolean(bool /*unused*/) noexcept { ++n; }
         void null() noexcept { ++n; }
-        void begin_list(std::size_t size) noexcept {
-            n += length_header_size(size, msgpack_tag::fixarray_len_max, false);
-        }
+        void begin_list(std::size_t count) noexcept { n += msgpack_tag::array_head(count, msgpack_tag::head_size); }
         void item(std::size_t /*index*/) const noexcept {}
         void end_list() const noexcept {}
-        void begin_object(std::size_t size) noexcept {
-            n += length_header_size(size, msgpack_tag::fixmap_len_max, false);
-        }
+        void begin_object(std::size_t count) noexcept { n += msgpack_tag::map_head(count, msgpack_tag::head_size); }
         void key(std::size_t /*index*/, std::string_view name) noexcept { string(name); }
         void end_object() const noexcept {}
     } sizer;

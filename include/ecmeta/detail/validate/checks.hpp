@@ -1,5 +1,6 @@
-// ecmeta — what validate checks, where, and in which order it reports: the checks of each type,
-// and validate itself. Included at the end of <ecmeta/validate.hpp>, which declares the API.
+// ecmeta — what validate checks and where: one walk of the value in wire order, each check made
+// at the place it reports, its pointer spelled only for a finding. Included at the end of
+// <ecmeta/validate.hpp>, which declares the API.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -16,6 +17,7 @@
 
 #include "../../validate.hpp"
 #include "../messages.hpp"
+#include "../places.hpp"
 #include "../schema.hpp"
 #include "../utf8.hpp"
 #include "endpoint.hpp"
@@ -23,177 +25,146 @@
 namespace ecmeta::inline ECMETA_ABI {
 namespace detail {
 
-inline std::string join(std::string_view base, std::string_view token) {
-    std::string out{base};
-    append_pointer_token(out, token);
-    return out;
-}
+// Whether member pointer A is B (pointers to members of different types never are).
+template <auto A, auto B>
+inline constexpr bool is_member = same_member(A, B);
 
-template <class Spec>
-void check_tensor(const Spec& s, std::string_view base, std::vector<problem>& out) {
-    if (s.mm_hash.empty()) {
-        out.push_back({join(base, wire_name(&Spec::mm_hash)), "expected a non-empty item id, got \"\""});
-    }
-    for (std::size_t i = 0; i < s.shape.size(); ++i) {
-        if (s.shape[i] < 0) {
-            out.push_back({join(join(base, wire_name(&Spec::shape)), std::to_string(i)),
-                           "expected a non-negative extent, got " + std::to_string(s.shape[i])});
+template <class T>
+concept tensor_spec = std::same_as<T, ECMooncakeLoadSpec> || std::same_as<T, ECMooncakePushSpec>;
+
+// The visitor of walk_places that checks each field and element as the walk reaches it. Findings
+// at one place come in the order the checks below make them, a string's UTF-8 last.
+class checker {
+public:
+    static constexpr bool sees_fields = true;
+
+    explicit checker(std::vector<problem>& out) noexcept : out_(out) {}
+
+    template <auto Member, class T>
+    bool field(const T& owner, const place& at) {
+        if constexpr (tensor_spec<T>) {
+            check_tensor_field<Member>(owner, at);
         }
-    }
-    const auto item = itemsize(s.dtype);
-    if (!item) {
-        std::string message = R"(expected a torch dtype name such as "bfloat16", got ")" + s.dtype + "\"";
-        if (s.dtype.starts_with("torch.") && itemsize(std::string_view{s.dtype}.substr(6))) {
-            message += " (drop the \"torch.\" prefix)";
+        if constexpr (is_member<Member, &ECMooncakePushSpec::consumer_zmq>) {
+            if (std::string why = zmq_endpoint_problem(owner.consumer_zmq); !why.empty()) {
+                add(at, std::move(why));
+            }
         }
-        out.push_back({join(base, wire_name(&Spec::dtype)), std::move(message)});
-    } else if (std::none_of(s.shape.begin(), s.shape.end(), [](std::int64_t e) { return e < 0; })) {
-        const auto want = expected_nbytes(s.shape, *item);
-        if (!want) {
-            out.push_back({join(base, wire_name(&Spec::nbytes)), "expected numel(shape) * itemsize(" + s.dtype +
-                                                                     ") to fit 64 bits, got an overflowing product"});
-        } else if (*want != s.nbytes) {
-            out.push_back({join(base, wire_name(&Spec::nbytes)),
-                           "expected " + std::to_string(*want) + " (numel(shape) * " + std::to_string(*item) +
-                               " bytes of " + s.dtype + "), got " + std::to_string(s.nbytes)});
+        if constexpr (is_member<Member, &ECMooncakePushSpec::transfer_id>) {
+            check_unique_transfer(owner, at);
         }
-    }
-    if (s.transfer_id.empty()) {
-        out.push_back({join(base, wire_name(&Spec::transfer_id)), "expected a non-empty transfer id, got \"\""});
-    }
-}
-
-// The checks of each type are templates (T is always the type named), so that a translation unit
-// that never validates never compiles them.
-template <std::same_as<ECMooncakeLoadSpec> T>
-void check(const T& s, std::string_view base, std::vector<problem>& out) {
-    check_tensor(s, base, out);
-}
-
-template <std::same_as<ECMooncakePushSpec> T>
-void check(const T& s, std::string_view base, std::vector<problem>& out) {
-    check_tensor(s, base, out);
-    if (std::string why = zmq_endpoint_problem(s.consumer_zmq); !why.empty()) {
-        out.push_back({join(base, wire_name(&T::consumer_zmq)), std::move(why)});
-    }
-}
-
-template <std::same_as<ECMooncakeConnectorMetadata> T>
-void check(const T& m, std::string_view base, std::vector<problem>& out) {
-    const std::string loads = join(base, wire_name(&ECMooncakeConnectorMetadata::loads));
-    for (std::size_t i = 0; i < m.loads.size(); ++i) {
-        check(m.loads[i], join(loads, std::to_string(i)), out);
-    }
-    const std::string pushes = join(base, wire_name(&ECMooncakeConnectorMetadata::pushes));
-    // Each push's first push with the same transfer_id: the indices sorted by id (stably, so the
-    // first of a run is the earliest), each run pointing at its head.
-    std::vector<std::size_t> by_id(m.pushes.size());
-    for (std::size_t i = 0; i < by_id.size(); ++i) {
-        by_id[i] = i;
-    }
-    std::stable_sort(by_id.begin(), by_id.end(),
-                     [&](std::size_t a, std::size_t b) { return m.pushes[a].transfer_id < m.pushes[b].transfer_id; });
-    std::vector<std::size_t> first(m.pushes.size());
-    for (std::size_t k = 0; k < by_id.size(); ++k) {
-        const bool head = k == 0 || m.pushes[by_id[k]].transfer_id != m.pushes[by_id[k - 1]].transfer_id;
-        first[by_id[k]] = head ? by_id[k] : first[by_id[k - 1]];
-    }
-    for (std::size_t i = 0; i < m.pushes.size(); ++i) {
-        const std::string at = join(pushes, std::to_string(i));
-        check(m.pushes[i], at, out);
-        if (first[i] != i) {
-            out.push_back({join(at, wire_name(&ECMooncakePushSpec::transfer_id)),
-                           "expected a transfer_id unique within the step, got \"" + m.pushes[i].transfer_id +
-                               "\" again (first at " + pushes + "/" + std::to_string(first[i]) + ")"});
+        if constexpr (is_member<Member, &ECMooncakeConnectorMetadata::pushes>) {
+            index_transfers(owner.pushes);
         }
+        return false;
     }
-}
 
-template <std::same_as<ECMooncakeWorkerMetadata> T>
-void check(const T& w, std::string_view base, std::vector<problem>& out) {
-    std::size_t i = 0;
-    for (const std::string_view id : w.failed_loads) {
-        if (w.loaded.contains(id)) {
-            out.push_back({join(join(base, wire_name(&ECMooncakeWorkerMetadata::failed_loads)), std::to_string(i)),
-                           "expected an id not also in loaded, got \"" + std::string{id} + "\" in both"});
-        }
-        ++i;
-    }
-}
-
-// One message's findings, in wire order.
-template <described T>
-std::vector<problem> validate_message(const T& value) {
-    std::vector<problem> found;
-    detail::check(value, "", found);
-    // The checks' findings by place (indices sorted by pointer, stably, so each place keeps the
-    // order found); a walk of the value in wire order reports them as it reaches each place, then
-    // whether a string there is UTF-8.
-    std::vector<std::string> places(found.size());  // kept apart: a finding moves out when reported
-    std::vector<std::size_t> by_place(found.size());
-    for (std::size_t i = 0; i < found.size(); ++i) {
-        places[i] = found[i].pointer;
-        by_place[i] = i;
-    }
-    std::stable_sort(by_place.begin(), by_place.end(),
-                     [&](std::size_t a, std::size_t b) { return places[a] < places[b]; });
-    std::vector<char> placed(found.size(), 0);
-    std::vector<problem> out;
-    out.reserve(found.size());
-    std::string pointer;
-    detail::walk_places(
-        value, pointer,
-        [&](const std::string& place) {
-            auto it = std::lower_bound(by_place.begin(), by_place.end(), place,
-                                       [&](std::size_t i, const std::string& p) { return places[i] < p; });
-            for (; it != by_place.end() && places[*it] == place; ++it) {
-                if (placed[*it] == 0) {
-                    placed[*it] = 1;
-                    out.push_back(std::move(found[*it]));
+    template <auto Member, class T, class E>
+    bool element(const T& owner, std::size_t /*i*/, const E& element, const place& at) {
+        if constexpr (tensor_spec<T>) {
+            if constexpr (is_member<Member, &T::shape>) {
+                if (element < 0) {
+                    add(at, "expected a non-negative extent, got " + std::to_string(element));
                 }
             }
-            return false;
-        },
-        [&](const std::string& place, std::string_view s) {
-            if (!detail::is_utf8(s)) {
-                out.push_back({place, std::string{detail::message::not_utf8}});
+        }
+        if constexpr (is_member<Member, &ECMooncakeWorkerMetadata::failed_loads>) {
+            if (owner.loaded.contains(element)) {
+                add(at, "expected an id not also in loaded, got \"" + std::string{element} + "\" in both");
             }
-            return false;
-        });
-    // Every check reports at a place the walk reaches; were one not to, its finding still shows,
-    // in the order found.
-    for (std::size_t i = 0; i < found.size(); ++i) {
-        if (placed[i] == 0) {
-            out.push_back(std::move(found[i]));
+        }
+        return false;
+    }
+
+    bool string(std::string_view s, const place& at) {
+        if (!is_utf8(s)) {
+            add(at, std::string{message::not_utf8});
+        }
+        return false;
+    }
+
+private:
+    void add(const place& at, std::string message) { out_.push_back({at.pointer(), std::move(message)}); }
+
+    template <auto Member, class Spec>
+    void check_tensor_field(const Spec& s, const place& at) {
+        if constexpr (is_member<Member, &Spec::mm_hash>) {
+            if (s.mm_hash.empty()) {
+                add(at, "expected a non-empty item id, got \"\"");
+            }
+        } else if constexpr (is_member<Member, &Spec::dtype>) {
+            if (!itemsize(s.dtype)) {
+                std::string message = R"(expected a torch dtype name such as "bfloat16", got ")" + s.dtype + "\"";
+                if (s.dtype.starts_with("torch.") && itemsize(std::string_view{s.dtype}.substr(6))) {
+                    message += " (drop the \"torch.\" prefix)";
+                }
+                add(at, std::move(message));
+            }
+        } else if constexpr (is_member<Member, &Spec::nbytes>) {
+            // Checked only when dtype and every extent are known good: else they are the finding.
+            const auto item = itemsize(s.dtype);
+            if (!item || std::any_of(s.shape.begin(), s.shape.end(), [](std::int64_t e) { return e < 0; })) {
+                return;
+            }
+            const auto want = expected_nbytes(s.shape, *item);
+            if (!want) {
+                add(at, "expected numel(shape) * itemsize(" + s.dtype + ") to fit 64 bits, got an overflowing product");
+            } else if (*want != s.nbytes) {
+                add(at, "expected " + std::to_string(*want) + " (numel(shape) * " + std::to_string(*item) +
+                            " bytes of " + s.dtype + "), got " + std::to_string(s.nbytes));
+            }
+        } else if constexpr (is_member<Member, &Spec::transfer_id>) {
+            if (s.transfer_id.empty()) {
+                add(at, "expected a non-empty transfer id, got \"\"");
+            }
         }
     }
-    return out;
-}
+
+    // Each push's first push with the same transfer_id, for the step whose pushes the walk enters:
+    // the indices sorted by id (stably, so the first of a run is the earliest), each run pointing
+    // at its head.
+    void index_transfers(const std::vector<ECMooncakePushSpec>& pushes) {
+        pushes_ = &pushes;
+        std::vector<std::size_t> by_id(pushes.size());
+        for (std::size_t i = 0; i < by_id.size(); ++i) {
+            by_id[i] = i;
+        }
+        std::stable_sort(by_id.begin(), by_id.end(),
+                         [&](std::size_t a, std::size_t b) { return pushes[a].transfer_id < pushes[b].transfer_id; });
+        first_.assign(pushes.size(), 0);
+        for (std::size_t k = 0; k < by_id.size(); ++k) {
+            const bool head = k == 0 || pushes[by_id[k]].transfer_id != pushes[by_id[k - 1]].transfer_id;
+            first_[by_id[k]] = head ? by_id[k] : first_[by_id[k - 1]];
+        }
+    }
+
+    // At a push's transfer_id (at.above is the push, at.above->above the step's pushes): a push
+    // validated on its own has no step to be unique in.
+    void check_unique_transfer(const ECMooncakePushSpec& push, const place& at) {
+        const place* item = at.above;
+        if (pushes_ == nullptr || item == nullptr || item->index >= pushes_->size() ||
+            &(*pushes_)[item->index] != &push) {
+            return;
+        }
+        if (const std::size_t first = first_[item->index]; first != item->index) {
+            add(at, "expected a transfer_id unique within the step, got \"" + push.transfer_id + "\" again (first at " +
+                        place{item->above, {}, first}.pointer() + ")");
+        }
+    }
+
+    std::vector<problem>& out_;
+    const std::vector<ECMooncakePushSpec>* pushes_ = nullptr;
+    std::vector<std::size_t> first_;
+};
 
 }  // namespace detail
 
 template <wire_type T>
 std::vector<problem> validate(const T& value) {
-    if constexpr (detail::described<T>) {
-        return detail::validate_message(value);
-    } else {
-        std::vector<problem> out;
-        for (std::size_t i = 0; i < value.size(); ++i) {
-            std::vector<problem> found;
-            if constexpr (detail::is_optional_v<typename T::value_type>) {
-                if (value[i]) {
-                    found = detail::validate_message(*value[i]);
-                }
-            } else {
-                found = detail::validate_message(value[i]);
-            }
-            for (problem& p : found) {
-                p.pointer.insert(0, "/" + std::to_string(i));
-                out.push_back(std::move(p));
-            }
-        }
-        return out;
-    }
+    std::vector<problem> out;
+    detail::checker checker{out};
+    detail::walk_places(value, detail::place{}, checker);
+    return out;
 }
 
 }  // namespace ecmeta

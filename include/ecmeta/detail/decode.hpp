@@ -1,12 +1,12 @@
-// ecmeta — the decoder generated per type from schema<T>, the one decoder of every source, read
-// through a small pull reader per source: JSON text (json/reader.hpp), MessagePack
-// (msgpack/reader.hpp) and nlohmann's DOM (json/dom.hpp). The compiler
-// fuses the two: no event dispatch, no member table walked per value, keys matched against names
-// known at compile time. A reader either refuses (records only that it failed, fault.hpp) or names
-// what it refuses (R::names_errors), and then the walker words the error and builds its pointer.
-// The fast paths walk with a refusing reader and, on a refusal, walk again with a naming one, so
-// every verdict and every message comes from this walker. No exception is involved: a failed
-// reader makes every later read return at once, and the walk unwinds by plain returns.
+// ecmeta — the decode driver: a decoder generated per type from schema<T>, the one decoder of every
+// source, over a pull reader per source: JSON text (json/reader.hpp), MessagePack
+// (msgpack/reader.hpp) and nlohmann's DOM (json/dom.hpp). The compiler fuses the two: no event
+// dispatch, no member table walked per value, keys matched against names known at compile time. A
+// reader either refuses (records only that it failed, fault.hpp) or names what it refuses
+// (R::names_errors), and then the decoder words the error and builds its pointer. The fast paths
+// decode with a refusing reader and, on a refusal, decode again with a naming one, so every
+// verdict and every message comes from this decoder. No exception is involved: a failed reader
+// makes every later read return at once, and the decoder unwinds by plain returns.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -14,6 +14,7 @@
 
 #include <array>
 #include <bit>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -29,6 +30,8 @@
 #include "../error.hpp"
 #include "exceptions.hpp"
 #include "fault.hpp"
+#include "form.hpp"
+#include "id_order.hpp"
 #include "inline.hpp"
 #include "messages.hpp"
 #include "schema.hpp"
@@ -36,32 +39,48 @@
 
 namespace ecmeta::inline ECMETA_ABI::detail {
 
-// Field names are short: compared a word at a time, inline, where string_view's == calls memcmp.
-[[nodiscard]] ECMETA_INLINE bool same_name(std::string_view a, std::string_view b) noexcept {
-    const std::size_t n = a.size();
-    if (n != b.size()) {
-        return false;
+// Gives v the default of its member (the value in a fresh T{}), keeping its storage in `keep`
+// (storage.hpp). Every container member defaults to empty and every optional to nullopt; scalars
+// take T{}'s value.
+template <class T, class M, class Keep>
+void to_default(M& v, M T::*member, Keep& keep) {
+    if constexpr (form_of<M>() == form::nullable) {
+        keep.make_null(v);
+    } else if constexpr (scalar_form<M>) {
+        v = T{}.*member;
+    } else if constexpr (form_of<M>() == form::list) {
+        keep.shorten(v, 0);
+    } else {
+        v.clear();
     }
-    const auto word = [](const char* p, auto w) {
-        std::memcpy(&w, p, sizeof w);
-        return w;
-    };
-    if (n >= 8) {
-        for (std::size_t i = 0; i + 8 < n; i += 8) {
-            if (word(a.data() + i, std::uint64_t{}) != word(b.data() + i, std::uint64_t{})) {
-                return false;
-            }
-        }
-        return word(a.data() + n - 8, std::uint64_t{}) == word(b.data() + n - 8, std::uint64_t{});
-    }
-    if (n >= 4) {  // two overlapping 4-byte words
-        return word(a.data(), std::uint32_t{}) == word(b.data(), std::uint32_t{}) &&
-               word(a.data() + n - 4, std::uint32_t{}) == word(b.data() + n - 4, std::uint32_t{});
-    }
-    return a == b;
 }
 
-// What a pull reader offers (R::value is the reader's handle on one value: an element of a DOM,
+// Gives each field of `value` that is not in `seen` (bit i: field i) its default, keeping its
+// storage: what a decoded input left out, as T{} has it.
+template <class T, class Keep>
+void to_defaults(T& value, std::uint32_t seen, Keep& keep) {
+    std::size_t i = 0;
+    for_each_field<T>([&](const auto& fd) {
+        if ((seen & (std::uint32_t{1} << i++)) == 0) {
+            to_default(value.*fd.member, fd.member, keep);
+        }
+    });
+}
+
+// Gives every member of a decoded value its default, keeping what storage it can: a decode that
+// fails leaves its target equal to T{}, never half-written.
+template <class T, class Keep>
+void reset_in_place(T& value, Keep& keep) {
+    if constexpr (form_of<T>() == form::message) {
+        to_defaults(value, 0, keep);
+    } else {
+        keep.shorten(value, 0);  // a list of messages
+    }
+}
+
+// A pull reader: what the decoder reads a source through, the protocol a new format implements
+// (R::value is the reader's handle on one value: an element of a DOM, or nothing for a stream
+// that is read in order): (R::value is the reader's handle on one value: an element of a DOM,
 // or nothing for a stream that is read in order):
 //   string(v) -> std::string_view      u64(v) -> std::uint64_t      boolean(v) -> bool
 //   null(v) -> bool (true: it was null, consumed)
@@ -79,17 +98,41 @@ namespace ecmeta::inline ECMETA_ABI::detail {
 //       from then on returns at once from every read, and next() returns false. names_errors: a
 //       static bool. False: only that it failed (refuse()). True: the fault says what and where
 //       (recorded()): for a value of another type, what was found (type_unnamed); for input that
-//       is not well-formed, the message and offset. The walker adds the pointer.
-//
+//       is not well-formed, the message and offset. The decoder adds the pointer.
+template <class R>
+concept pull_reader = requires(R& r, typename R::value v, std::string_view key, id_set& ids) {
+    { R::names_errors } -> std::convertible_to<bool>;
+    { r.root() } -> std::same_as<typename R::value>;
+    { r.string(v) } -> std::same_as<std::string_view>;
+    { r.u64(v) } -> std::same_as<std::uint64_t>;
+    { r.boolean(v) } -> std::same_as<bool>;
+    { r.null(v) } -> std::same_as<bool>;
+    requires requires(std::remove_cvref_t<decltype(r.array(v))> & items) {
+        { r.next(items, v) } -> std::same_as<bool>;
+        { r.reservable(items, std::size_t{}) } -> std::same_as<std::size_t>;
+        r.reserve_ids(items, ids);
+    };
+    requires requires(std::remove_cvref_t<decltype(r.object(v))> & fields) {
+        { r.next(fields, key, v) } -> std::same_as<bool>;
+    };
+    r.unknown_key(key);
+    r.skip(v);
+    r.finish();
+    r.stop();
+    // A refusing reader records only that it failed; a naming one records a fault and hands it back.
+    requires(R::names_errors ? requires { r.record(fault{}); r.recorded(); } : requires { r.refuse(); });
+    { r.failed() } -> std::same_as<bool>;
+};
+
 // Keep is where a decode into a kept value keeps what it drops and the marks of each field
 // (storage.hpp): storage<T>, or no_storage for a fresh value.
-template <class R, class Keep>
-class walker {
+template <pull_reader R, class Keep>
+class decoder {
 public:
     using value = typename R::value;
     static constexpr bool naming = R::names_errors;
 
-    walker(R& reader, Keep& keep, bool strict) noexcept : r_(reader), keep_(keep), strict_(strict) {}
+    decoder(R& reader, Keep& keep, bool strict) noexcept : r_(reader), keep_(keep), strict_(strict) {}
 
     // Reads v into out, by out's form; m is the mark of the field out is at.
     template <class T>
@@ -118,7 +161,7 @@ private:
     void name_type() {
         if (r_.failed() && r_.recorded().type_unnamed) {
             fault& f = r_.recorded();
-            f.message = message::mismatch(name_of<T>(), f.message);
+            f.message = message::mismatch(form_text<T>(), f.message);
             f.type_unnamed = false;
         }
     }
@@ -188,9 +231,9 @@ private:
             read_ids(v, out, m);
         } else if constexpr (f == form::nullable) {
             if (r_.null(v)) {
-                keep_.drop(out);
+                keep_.make_null(out);
             } else {
-                read_as(v, keep_.fill(out), m);  // not of E's type: an error that names T's
+                read_as(v, keep_.make_present(out), m);  // not of E's type: an error that names T's
             }
         } else if constexpr (f == form::list) {
             read_list(v, out, m);
@@ -240,7 +283,7 @@ private:
         std::size_t n = 0;
         value item{};
         for (; within(n, [&] { return r_.next(c, item); }); ++n) {
-            within(n, [&] { read(item, n < out.size() ? out[n] : keep_.grow(out), m); });
+            within(n, [&] { read(item, n < out.size() ? out[n] : keep_.append(out), m); });
         }
         keep_.saw_count(m, n);
         keep_.shorten(out, n);
@@ -287,17 +330,17 @@ private:
     static constexpr auto member_names = std::apply(
         [](const auto&... fs) {
             return std::array<std::string_view, sizeof...(fs)>{
-                name_of<typename std::remove_cvref_t<decltype(fs)>::member_type>()...};
+                form_text<typename std::remove_cvref_t<decltype(fs)>::member_type>()...};
         },
         schema<S>::fields);
 
     // The field named `key`, trying the one declared after `last` first; field_count<S>() if none.
     template <class S>
-    [[nodiscard]] static std::size_t find_key(std::string_view key, std::size_t last) noexcept {
+    [[nodiscard]] ECMETA_INLINE static std::size_t find_key(std::string_view key, std::size_t last) noexcept {
         constexpr std::size_t n = field_count<S>();
         std::size_t i = last + 1 == n ? 0 : last + 1;
         for (std::size_t tried = 0; tried < n; ++tried, i = i + 1 == n ? 0 : i + 1) {
-            if (same_name(names<S>[i], key)) {
+            if (same_bytes(names<S>[i], key)) {
                 return i;
             }
         }
@@ -320,9 +363,9 @@ private:
 // Decodes the whole input as T through reader `r` (whose root() is the document's value), keeping
 // what it drops in `keep`; r.failed() says whether it failed.
 template <class T, class R, class Keep>
-void walk(R& r, T& out, Keep& keep, bool strict) {
-    walker<R, Keep> w{r, keep, strict};
-    w.read(r.root(), out, keep.root_mark());
+void read_document(R& r, T& out, Keep& keep, bool strict) {
+    decoder<R, Keep> d{r, keep, strict};
+    d.read(r.root(), out, keep.root_mark());
     if (!r.failed()) {
         r.finish();
     }
@@ -333,12 +376,12 @@ void walk(R& r, T& out, Keep& keep, bool strict) {
     return {std::move(f.pointer), f.message, f.offset};
 }
 
-// The walk again with a naming reader, once the fast one refused: its error. Out of line, as it
-// is rare and would crowd the fast walk out of the inliner's budget.
+// The decode again with a naming reader, once the fast one refused: its error. Out of line, as it
+// is rare and would crowd the fast decode out of the inliner's budget.
 template <template <bool> class Reader, class Input, class T, class Keep>
 ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, Keep& keep, bool strict) {
     Reader<true> naming{input, keep.escapes()};
-    walk(naming, out, keep, strict);
+    read_document(naming, out, keep, strict);
     if (naming.failed()) {
         return to_error(naming.recorded());
     }
@@ -359,7 +402,7 @@ template <template <bool> class Reader, class Input, class T, class Keep>
     return undo_on_throw(
         [&]() -> std::optional<decode_error> {
             Reader<false> fast{input, keep.escapes()};
-            walk(fast, out, keep, options.reject_unknown_keys);
+            read_document(fast, out, keep, options.reject_unknown_keys);
             std::optional<decode_error> error;
             if (fast.failed()) [[unlikely]] {
                 error = decode_naming<Reader>(input, out, keep, options.reject_unknown_keys);
