@@ -10,6 +10,8 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -145,27 +147,11 @@ public:
             return true;
         }
         why.add("the fold is " + ecmeta::detail::canonical_text(*folded));
-        // Loaded is intersected: an expected id is missing where some rank lacks it.
-        for (const std::string_view id : expected_.loaded) {
-            if (!folded->loaded.contains(id)) {
-                const auto lacking = ranks_where(ranks, [&](const W& r) { return !r.loaded.contains(id); });
-                why.add(quoted(id) + " is not loaded everywhere: " + ranks_text(lacking) + " did not load it");
-            }
-        }
-        for (const std::string_view id : folded->loaded) {
-            if (!expected_.loaded.contains(id)) {
-                why.add(quoted(id) + " is loaded on every rank that reported");
-            }
-        }
-        // The other sets are united: an id is there when some rank reports it.
-        united<&W::failed_loads>(ranks, *folded, why);
-        united<&W::reclaimed>(ranks, *folded, why);
-        united<&W::failed_saves>(ranks, *folded, why);
-        if (folded->pending_saves != expected_.pending_saves) {
-            const auto pending = ranks_where(ranks, [](const W& r) { return r.pending_saves; });
-            why.add(pending.empty() ? std::string{"no rank has pending_saves"}
-                                    : ranks_text(pending) + " reported pending_saves");
-        }
+        // Rule by rule, as fold_rules says the fold: the sets first, then the flags.
+        constexpr auto rules =
+            std::make_index_sequence<std::tuple_size_v<decltype(ecmeta::detail::fold_rules<W>::fields)>>{};
+        explain_rules(rules, ranks, *folded, why, /*sets=*/true);
+        explain_rules(rules, ranks, *folded, why, /*sets=*/false);
         return false;
     }
     void DescribeTo(std::ostream* os) const {
@@ -176,19 +162,59 @@ public:
     }
 
 private:
-    template <auto member, class Ranks>
-    void united(const Ranks& ranks, const W& folded, explanation& why) const {
-        constexpr std::string_view name = ecmeta::detail::wire_name(member);
-        for (const std::string_view id : expected_.*member) {
-            if (!(folded.*member).contains(id)) {
-                why.add("no rank reported " + quoted(id) + " in " + std::string{name});
+    template <class Ranks, std::size_t... I>
+    void explain_rules(std::index_sequence<I...> /*unused*/, const Ranks& ranks, const W& folded, explanation& why,
+                       bool sets) const {
+        (explain<I>(ranks, folded, why, sets), ...);
+    }
+
+    // Why the fold differs from the expected value in the member rule I folds.
+    template <std::size_t I, class Ranks>
+    void explain(const Ranks& ranks, const W& folded, explanation& why, bool sets) const {
+        constexpr auto rule = std::get<I>(ecmeta::detail::fold_rules<W>::fields);
+        using rule_type = std::remove_cvref_t<decltype(rule)>;
+        constexpr auto member = rule.member;
+        const std::string name{ecmeta::detail::key_of(member)};
+        if constexpr (std::is_same_v<rule_type, ecmeta::detail::intersected<W>>) {
+            static_assert(member == &W::loaded, "an intersected set other than loaded needs its own words here");
+            if (!sets) {
+                return;
             }
-        }
-        for (const std::string_view id : folded.*member) {
-            if (!(expected_.*member).contains(id)) {
-                const auto from = ranks_where(ranks, [&](const W& r) { return (r.*member).contains(id); });
-                why.add(ranks_text(from) + " reported " + quoted(id) + " in " + std::string{name});
+            // An expected id is missing where some rank lacks it.
+            for (const std::string_view id : expected_.*member) {
+                if (!(folded.*member).contains(id)) {
+                    const auto lacking = ranks_where(ranks, [&](const W& r) { return !(r.*member).contains(id); });
+                    why.add(quoted(id) + " is not loaded everywhere: " + ranks_text(lacking) + " did not load it");
+                }
             }
+            for (const std::string_view id : folded.*member) {
+                if (!(expected_.*member).contains(id)) {
+                    why.add(quoted(id) + " is loaded on every rank that reported");
+                }
+            }
+        } else if constexpr (std::is_same_v<rule_type, ecmeta::detail::united<W>>) {
+            if (!sets) {
+                return;
+            }
+            // An id is there when some rank reports it.
+            for (const std::string_view id : expected_.*member) {
+                if (!(folded.*member).contains(id)) {
+                    why.add("no rank reported " + quoted(id) + " in " + name);
+                }
+            }
+            for (const std::string_view id : folded.*member) {
+                if (!(expected_.*member).contains(id)) {
+                    const auto from = ranks_where(ranks, [&](const W& r) { return (r.*member).contains(id); });
+                    why.add(ranks_text(from) + " reported " + quoted(id) + " in " + name);
+                }
+            }
+        } else {
+            static_assert(std::is_same_v<rule_type, ecmeta::detail::any_of<W>>, "a fold rule with no explanation");
+            if (sets || folded.*member == expected_.*member) {
+                return;
+            }
+            const auto set = ranks_where(ranks, [&](const W& r) { return r.*member; });
+            why.add(set.empty() ? "no rank has " + name : ranks_text(set) + " reported " + name);
         }
     }
 

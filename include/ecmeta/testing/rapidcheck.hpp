@@ -18,6 +18,7 @@
 
 #include <rapidcheck.h>
 
+#include "../detail/schema.hpp"
 #include "../metadata.hpp"
 #include "../validate.hpp"
 #include "show.hpp"
@@ -109,10 +110,10 @@ Spec with_nbytes(Spec s) {
 
 // Each generator below draws every member of its type; a member added to a type fails here until
 // its generator draws it (and the count is raised).
-static_assert(ecmeta::detail::member_count<ECMooncakeLoadSpec>() == 6, "load_spec() draws 6 members");
-static_assert(ecmeta::detail::member_count<ECMooncakePushSpec>() == 7, "push_spec() draws 7 members");
-static_assert(ecmeta::detail::member_count<ECMooncakeConnectorMetadata>() == 3, "connector_metadata() draws 3 members");
-static_assert(ecmeta::detail::member_count<ECMooncakeWorkerMetadata>() == 5, "report_from() draws 5 members");
+static_assert(ecmeta::detail::field_count<ECMooncakeLoadSpec>() == 6, "load_spec() draws 6 members");
+static_assert(ecmeta::detail::field_count<ECMooncakePushSpec>() == 7, "push_spec() draws 7 members");
+static_assert(ecmeta::detail::field_count<ECMooncakeConnectorMetadata>() == 3, "connector_metadata() draws 3 members");
+static_assert(ecmeta::detail::field_count<ECMooncakeWorkerMetadata>() == 5, "report_from() draws 5 members");
 
 inline rc::Gen<ECMooncakeLoadSpec> load_spec() {
     return rc::gen::apply(
