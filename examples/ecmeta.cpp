@@ -205,10 +205,6 @@ constexpr std::string_view demo_ranks = R"([
   null
 ])";
 
-std::string short_id(std::string_view id) {
-    return id.size() > 20 ? std::string{id.substr(0, 16)} + "…" : std::string{id};
-}
-
 std::string shape_text(const std::vector<std::int64_t>& shape) {
     std::string s = "[";
     for (std::size_t i = 0; i < shape.size(); ++i) {
@@ -223,7 +219,7 @@ void print_ids(std::string_view label, const ecmeta::id_set& ids) {
         std::cout << "-";
     }
     for (auto it = ids.begin(); it != ids.end(); ++it) {
-        std::cout << (it == ids.begin() ? "" : ", ") << short_id(*it);
+        std::cout << (it == ids.begin() ? "" : ", ") << ecmeta::short_id(*it);
     }
     std::cout << '\n';
 }
@@ -242,13 +238,13 @@ int demo() {
 
     std::cout << "Scheduler -> workers (one engine step)\n";
     for (const auto& l : step.loads) {
-        std::cout << "  load  " << short_id(l.mm_hash) << "  " << shape_text(l.shape) << ' ' << l.dtype << ", "
-                  << l.nbytes << " bytes" << (l.local ? ", local hand-off" : ", transfer " + short_id(l.transfer_id))
-                  << '\n';
+        std::cout << "  load  " << ecmeta::short_id(l.mm_hash) << "  " << shape_text(l.shape) << ' ' << l.dtype << ", "
+                  << l.nbytes << " bytes"
+                  << (l.local ? ", local hand-off" : ", transfer " + ecmeta::short_id(l.transfer_id)) << '\n';
     }
     for (const auto& p : step.pushes) {
-        std::cout << "  push  " << short_id(p.mm_hash) << "  " << shape_text(p.shape) << ' ' << p.dtype << " -> "
-                  << p.consumer_zmq << " for " << p.request_id << '\n';
+        std::cout << "  push  " << ecmeta::short_id(p.mm_hash) << "  " << shape_text(p.shape) << ' ' << p.dtype
+                  << " -> " << p.consumer_zmq << " for " << p.request_id << '\n';
     }
     std::cout << "  freed " << (step.freed ? std::to_string(step.freed->size()) + " id(s)" : "null: scan all")
               << "\n\n";
