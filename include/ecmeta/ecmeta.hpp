@@ -4,6 +4,7 @@
 #pragma once
 
 #include "bytes.hpp"
+#include "decode_options.hpp"
 #include "decode_storage.hpp"
 #include "error.hpp"
 #include "json.hpp"

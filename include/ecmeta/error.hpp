@@ -1,4 +1,4 @@
-// ecmeta — the wire forms' errors, thrown or returned, and the options of decoding.
+// ecmeta — the wire forms' errors, thrown or returned.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -70,13 +70,6 @@ struct result {
 
     // True on success.
     [[nodiscard]] explicit operator bool() const noexcept { return !error; }
-};
-
-struct decode_options {
-    // Inputs longer than this many bytes are refused before parsing; 0 means no limit.
-    std::size_t max_input_bytes = 0;
-    // Refuse keys the schema does not know, instead of ignoring them as Python does.
-    bool reject_unknown_keys = false;
 };
 
 }  // namespace ecmeta

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bytes.hpp"
+#include "decode_options.hpp"
 #include "decode_storage.hpp"
 #include "detail/decode.hpp"
 #include "detail/encode.hpp"

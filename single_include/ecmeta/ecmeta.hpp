@@ -103,6 +103,24 @@ template <byte_range R>
 
 }  // namespace ecmeta
 // ---- end of ecmeta/bytes.hpp
+// ---- ecmeta/decode_options.hpp
+// ecmeta — how strictly decode reads: the options every decode call takes. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <cstddef>
+
+namespace ecmeta::inline ECMETA_ABI {
+
+struct decode_options {
+    // Inputs longer than this many bytes are refused before parsing; 0 means no limit.
+    std::size_t max_input_bytes = 0;
+    // Refuse keys the schema does not know, instead of ignoring them as Python does.
+    bool reject_unknown_keys = false;
+};
+
+}  // namespace ecmeta
+// ---- end of ecmeta/decode_options.hpp
 // ---- ecmeta/decode_storage.hpp
 // ecmeta — the storage a decode into a kept value keeps for the next one, owned by the engine.
 // Standard library only.
@@ -2383,7 +2401,7 @@ struct storage_access {
 }  // namespace ecmeta
 // ---- end of ecmeta/decode_storage.hpp
 // ---- ecmeta/error.hpp
-// ecmeta — the wire forms' errors, thrown or returned, and the options of decoding.
+// ecmeta — the wire forms' errors, thrown or returned.
 // SPDX-License-Identifier: Apache-2.0
 
 
@@ -2453,13 +2471,6 @@ struct result {
 
     // True on success.
     [[nodiscard]] explicit operator bool() const noexcept { return !error; }
-};
-
-struct decode_options {
-    // Inputs longer than this many bytes are refused before parsing; 0 means no limit.
-    std::size_t max_input_bytes = 0;
-    // Refuse keys the schema does not know, instead of ignoring them as Python does.
-    bool reject_unknown_keys = false;
 };
 
 }  // namespace ecmeta

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "../decode_options.hpp"
 #include "../error.hpp"
 #include "exceptions.hpp"
 #include "fault.hpp"
