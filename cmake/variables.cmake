@@ -24,6 +24,10 @@ elseif(ecmeta_nlohmann_mode MATCHES "^(OFF|FALSE|NO|N|0)$")
 else()
   message(FATAL_ERROR "ECMETA_NLOHMANN is AUTO, ON or OFF, not '${ECMETA_NLOHMANN}'")
 endif()
+set(ECMETA_PYTHON AUTO CACHE STRING
+    "ecmeta::pybind11 and the Python package ecmeta: AUTO (when pybind11 and Python's headers are found), ON (required), OFF")
+set_property(CACHE ECMETA_PYTHON PROPERTY STRINGS AUTO ON OFF)
+
 # Tests, examples and developer flags only when ecmeta is the project being built, never when a
 # consumer pulls it in with add_subdirectory or FetchContent; they all need nlohmann_json, the
 # tests' reference of verdicts.

@@ -1,5 +1,6 @@
 // The worker's rule: what a rank reports for a step, from the step's ids and the rank alone, so
-// that any run is reproducible and a checker can say what each rank should have sent.
+// that any run is reproducible and a checker can say what each rank should have sent. Needs only
+// ecmeta's types (examples/pybind11 uses it too).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -11,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol.hpp"
+#include <ecmeta/metadata.hpp>
 
 namespace zmq_step {
 
@@ -38,7 +39,8 @@ namespace zmq_step {
 // and one in 16 is still in flight (in neither set); a freed id is reclaimed one time in 4; a
 // push is still saving one time in 2 and fails one time in 32 (by its request id). An idle step
 // (no loads, no pushes, no freed ids) has nothing to report.
-[[nodiscard]] inline std::optional<report> play(const connector& step, std::uint64_t rank) {
+[[nodiscard]] inline std::optional<ecmeta::ECMooncakeWorkerMetadata> play(
+    const ecmeta::ECMooncakeConnectorMetadata& step, std::uint64_t rank) {
     const bool idle = step.loads.empty() && step.pushes.empty() && (!step.freed || step.freed->empty());
     if (idle) {
         return std::nullopt;
@@ -69,11 +71,11 @@ namespace zmq_step {
             failed_saves.push_back(push.request_id);
         }
     }
-    return report{.loaded = ecmeta::id_set(loaded),
-                  .failed_loads = ecmeta::id_set(failed),
-                  .reclaimed = ecmeta::id_set(reclaimed),
-                  .pending_saves = pending,
-                  .failed_saves = ecmeta::id_set(failed_saves)};
+    return ecmeta::ECMooncakeWorkerMetadata{.loaded = ecmeta::id_set(loaded),
+                                            .failed_loads = ecmeta::id_set(failed),
+                                            .reclaimed = ecmeta::id_set(reclaimed),
+                                            .pending_saves = pending,
+                                            .failed_saves = ecmeta::id_set(failed_saves)};
 }
 
 }  // namespace zmq_step

@@ -2846,6 +2846,8 @@ void reset_in_place(T& value, Keep& keep) {
 //   null(v) -> bool (true: it was null, consumed)
 //   array(v) -> R::array_cursor        next(array_cursor&, value&) -> bool (false: no more)
 //   object(v) -> R::object_cursor      next(object_cursor&, std::string_view& key, value&) -> bool
+//       or, where R::objects_by_name, object_of<S>(v): a reader that looks an object's fields up
+//       by name (Python attributes) is told the type read
 //   unknown_key(key): checks that a key that names no field is UTF-8 (a key that names one is
 //       ASCII, so next() need not check it)
 //   reservable(array_cursor, element size) -> std::size_t: room to make before reading the
@@ -2859,8 +2861,19 @@ void reset_in_place(T& value, Keep& keep) {
 //       static bool. False: only that it failed (refuse()). True: the fault says what and where
 //       (recorded()): for a value of another type, what was found (type_unnamed); for input that
 //       is not well-formed, the message and offset. The decoder adds the pointer.
+// Objects read field by field (object(v)), or looked up by name (object_of<S>(v)).
 template <class R>
-concept pull_reader = requires(R& r, typename R::value v, std::string_view key, id_set& ids) {
+concept reads_objects = requires(R& r, typename R::value v, std::string_view key) {
+    requires requires(std::remove_cvref_t<decltype(r.object(v))> & fields) {
+        { r.next(fields, key, v) } -> std::same_as<bool>;
+    };
+};
+template <class R>
+concept reads_objects_by_name = R::objects_by_name;
+
+template <class R>
+concept pull_reader = (reads_objects<R> || reads_objects_by_name<R>)&&requires(R& r, typename R::value v,
+                                                                               std::string_view key, id_set& ids) {
     { R::names_errors } -> std::convertible_to<bool>;
     { r.root() } -> std::same_as<typename R::value>;
     { r.string(v) } -> std::same_as<std::string_view>;
@@ -2871,9 +2884,6 @@ concept pull_reader = requires(R& r, typename R::value v, std::string_view key, 
         { r.next(items, v) } -> std::same_as<bool>;
         { r.reservable(items, std::size_t{}) } -> std::same_as<std::size_t>;
         r.reserve_ids(items, ids);
-    };
-    requires requires(std::remove_cvref_t<decltype(r.object(v))> & fields) {
-        { r.next(fields, key, v) } -> std::same_as<bool>;
     };
     r.unknown_key(key);
     r.skip(v);
@@ -3052,7 +3062,13 @@ private:
     template <class S>
     void read_object(value v, S& out) {
         using indices = std::make_index_sequence<field_count<S>()>;
-        auto c = r_.object(v);
+        auto c = [&] {
+            if constexpr (reads_objects_by_name<R>) {
+                return r_.template object_of<S>(v);
+            } else {
+                return r_.object(v);
+            }
+        }();
         std::uint32_t seen = 0;
         std::size_t last = field_count<S>() - 1;  // canonical input: the next declared key comes next
         std::string_view key;
