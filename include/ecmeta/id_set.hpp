@@ -521,6 +521,16 @@ struct id_set_access {
     // Sorted and deduplicated in place: a repeated id's bytes stay as garbage until the next
     // clear, so that decoding into a warm set never allocates.
     static void finish(id_set& s) { static_cast<void>(s.normalize(0, false)); }
+    // The same for a fresh set, which may allocate: where sorting moved ids (input out of order, as
+    // a Python set gives them), their bytes are laid out again in order, as insert() does.
+    static void finish_fresh(id_set& s) {
+        if (s.normalize(0, false)) {
+            std::string from;
+            from.swap(s.chars_);
+            s.repack(from);
+            s.garbage_ = 0;
+        }
+    }
     [[nodiscard]] static std::size_t heap_bytes(const id_set& s) noexcept {
         return s.entries_.capacity() * sizeof(entry) + string_heap_bytes(s.chars_.capacity());
     }

@@ -880,6 +880,16 @@ struct id_set_access {
     // Sorted and deduplicated in place: a repeated id's bytes stay as garbage until the next
     // clear, so that decoding into a warm set never allocates.
     static void finish(id_set& s) { static_cast<void>(s.normalize(0, false)); }
+    // The same for a fresh set, which may allocate: where sorting moved ids (input out of order, as
+    // a Python set gives them), their bytes are laid out again in order, as insert() does.
+    static void finish_fresh(id_set& s) {
+        if (s.normalize(0, false)) {
+            std::string from;
+            from.swap(s.chars_);
+            s.repack(from);
+            s.garbage_ = 0;
+        }
+    }
     [[nodiscard]] static std::size_t heap_bytes(const id_set& s) noexcept {
         return s.entries_.capacity() * sizeof(entry) + string_heap_bytes(s.chars_.capacity());
     }
@@ -1985,6 +1995,9 @@ public:
 
     [[nodiscard]] std::string& escapes() noexcept { return escapes_; }
 
+    // A kept value's id set is sorted in place: laying its bytes out again would allocate.
+    static void finish_ids(id_set& set) { id_set_access::finish(set); }
+
     // Cuts `list` to n elements, keeping the dropped ones for a later append(). Last first, so that
     // growing the list again gives each place back the element it had.
     template <class E>
@@ -2308,6 +2321,8 @@ public:
     static E& make_present(std::optional<E>& o) {
         return o ? *o : o.emplace();
     }
+    // A fresh value's id set may allocate to lay its bytes out in order.
+    static void finish_ids(id_set& set) { id_set_access::finish_fresh(set); }
     template <class T>
     static void settle(const T& /*unused*/, std::size_t /*unused*/, bool /*unused*/) noexcept {}
 
@@ -3026,7 +3041,7 @@ private:
             });
         }
         keep_.saw_count(m, i);
-        id_set_access::finish(out);
+        keep_.finish_ids(out);
     }
 
     // Elements overwritten in place, then the list cut to length: a reused list keeps its storage,

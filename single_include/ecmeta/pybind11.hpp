@@ -174,7 +174,8 @@ public:
     using value = PyObject*;
 
     struct array_cursor {
-        ref items;  // a list or a tuple (read by index), or an iterator over a set
+        PyObject* source = nullptr;  // what is read (held by whoever holds the value)
+        ref items;                   // a list or a tuple (read by index), or an iterator over a set
         bool indexed = false;
         Py_ssize_t at = 0;
         Py_ssize_t size = 0;
@@ -259,6 +260,7 @@ public:
 
     array_cursor array(value v) {
         array_cursor c;
+        c.source = v;
         if (PyList_Check(v) || PyTuple_Check(v)) {
             Py_INCREF(v);
             c.items.reset(v);
@@ -376,8 +378,29 @@ public:
     [[nodiscard]] static std::size_t reservable(const array_cursor& c, std::size_t /*element_size*/) noexcept {
         return static_cast<std::size_t>(c.size);
     }
+    // Room for every id at once: a set grown id by id would copy its bytes over and over.
     static void reserve_ids(const array_cursor& c, id_set& set) {
-        id_set_access::reserve_guess(set, static_cast<std::size_t>(c.size), 0);
+        std::size_t bytes = 0;
+        const auto count = [&bytes](PyObject* id) {
+            bytes += PyUnicode_Check(id) ? static_cast<std::size_t>(PyUnicode_GET_LENGTH(id)) : 0;  // ASCII's bytes
+        };
+        if (c.indexed) {
+            PyObject* list = c.items.get();
+            PyObject** items = PySequence_Fast_ITEMS(list);
+            for (Py_ssize_t i = 0; i < c.size; ++i) {
+                count(items[i]);
+            }
+        } else if (c.items && c.size > 0) {
+            // A set's ids, as digests are, mostly share one length: the first one's, for all.
+            const ref iterator{PyObject_GetIter(c.source)};
+            const ref first{iterator ? PyIter_Next(iterator.get()) : nullptr};
+            if (first) {
+                count(first.get());
+                bytes *= static_cast<std::size_t>(c.size);
+            }
+            PyErr_Clear();
+        }
+        id_set_access::reserve_guess(set, static_cast<std::size_t>(c.size), bytes);
     }
     static void skip(value /*unused*/) noexcept {}
     static void stop() noexcept {}  // the cursors stop once the reader has failed
@@ -505,20 +528,21 @@ inline PyObject* empty_tuple() {
     return empty;
 }
 
-// An instance of cls holding `fields` (a dict): as pickle builds one, through cls.__new__ and the
-// instance's __dict__, without calling __init__; by cls(**fields) where instances have no __dict__.
-inline PyObject* instance(PyObject* cls, PyObject* fields) {
-    if (PyType_Check(cls)) {
-        auto* type = reinterpret_cast<PyTypeObject*>(cls);
-        if (type->tp_dictoffset != 0 && type->tp_new != nullptr) {
-            ref made{type->tp_new(type, empty_tuple(), nullptr)};
-            if (!made || PyObject_GenericSetDict(made.get(), fields, nullptr) != 0) {
-                return nullptr;
-            }
-            return made.release();
-        }
+// A bare instance of cls, as pickle makes one (cls.__new__(cls), no __init__), or null (no error
+// set) where cls is no class whose instances can be made so.
+inline PyObject* bare_instance(PyObject* cls) {
+    if (!PyType_Check(cls)) {
+        return nullptr;
     }
-    return PyObject_Call(cls, empty_tuple(), fields);
+    auto* type = reinterpret_cast<PyTypeObject*>(cls);
+    if (type->tp_new == nullptr) {
+        return nullptr;
+    }
+    PyObject* made = type->tp_new(type, empty_tuple(), nullptr);
+    if (made == nullptr) {
+        PyErr_Clear();
+    }
+    return made;
 }
 
 inline PyObject* text(std::string_view s) {
@@ -576,8 +600,12 @@ PyObject* build(const T& value, const classes& c) {
         }
         return list.release();
     } else {
-        ref fields{PyDict_New()};
-        if (!fields) {
+        // Field by field into a bare instance, as pickle sets an object's state (into its managed
+        // dict or its slots, past any __setattr__); by cls(**fields) where there is no bare instance.
+        PyObject* cls = class_of<T>(c);
+        ref made{bare_instance(cls)};
+        ref fields{made ? nullptr : PyDict_New()};
+        if (!made && !fields) {
             return nullptr;
         }
         const auto& names = field_names<T>();
@@ -586,11 +614,15 @@ PyObject* build(const T& value, const classes& c) {
         for_each_field<T>([&](const auto& fd) {
             if (ok) {
                 const ref item{build(value.*fd.member, c)};
-                ok = item && PyDict_SetItem(fields.get(), names[i], item.get()) == 0;
+                ok = item && (made ? PyObject_GenericSetAttr(made.get(), names[i], item.get())
+                                   : PyDict_SetItem(fields.get(), names[i], item.get())) == 0;
             }
             ++i;
         });
-        return ok ? instance(class_of<T>(c), fields.get()) : nullptr;
+        if (!ok) {
+            return nullptr;
+        }
+        return made ? made.release() : PyObject_Call(cls, empty_tuple(), fields.get());
     }
 }
 

@@ -267,7 +267,7 @@ private:
             });
         }
         keep_.saw_count(m, i);
-        id_set_access::finish(out);
+        keep_.finish_ids(out);
     }
 
     // Elements overwritten in place, then the list cut to length: a reused list keeps its storage,

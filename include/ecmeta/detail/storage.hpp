@@ -207,6 +207,9 @@ public:
 
     [[nodiscard]] std::string& escapes() noexcept { return escapes_; }
 
+    // A kept value's id set is sorted in place: laying its bytes out again would allocate.
+    static void finish_ids(id_set& set) { id_set_access::finish(set); }
+
     // Cuts `list` to n elements, keeping the dropped ones for a later append(). Last first, so that
     // growing the list again gives each place back the element it had.
     template <class E>
@@ -530,6 +533,8 @@ public:
     static E& make_present(std::optional<E>& o) {
         return o ? *o : o.emplace();
     }
+    // A fresh value's id set may allocate to lay its bytes out in order.
+    static void finish_ids(id_set& set) { id_set_access::finish_fresh(set); }
     template <class T>
     static void settle(const T& /*unused*/, std::size_t /*unused*/, bool /*unused*/) noexcept {}
 

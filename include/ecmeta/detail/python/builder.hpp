@@ -102,20 +102,21 @@ inline PyObject* empty_tuple() {
     return empty;
 }
 
-// An instance of cls holding `fields` (a dict): as pickle builds one, through cls.__new__ and the
-// instance's __dict__, without calling __init__; by cls(**fields) where instances have no __dict__.
-inline PyObject* instance(PyObject* cls, PyObject* fields) {
-    if (PyType_Check(cls)) {
-        auto* type = reinterpret_cast<PyTypeObject*>(cls);
-        if (type->tp_dictoffset != 0 && type->tp_new != nullptr) {
-            ref made{type->tp_new(type, empty_tuple(), nullptr)};
-            if (!made || PyObject_GenericSetDict(made.get(), fields, nullptr) != 0) {
-                return nullptr;
-            }
-            return made.release();
-        }
+// A bare instance of cls, as pickle makes one (cls.__new__(cls), no __init__), or null (no error
+// set) where cls is no class whose instances can be made so.
+inline PyObject* bare_instance(PyObject* cls) {
+    if (!PyType_Check(cls)) {
+        return nullptr;
     }
-    return PyObject_Call(cls, empty_tuple(), fields);
+    auto* type = reinterpret_cast<PyTypeObject*>(cls);
+    if (type->tp_new == nullptr) {
+        return nullptr;
+    }
+    PyObject* made = type->tp_new(type, empty_tuple(), nullptr);
+    if (made == nullptr) {
+        PyErr_Clear();
+    }
+    return made;
 }
 
 inline PyObject* text(std::string_view s) {
@@ -173,8 +174,12 @@ PyObject* build(const T& value, const classes& c) {
         }
         return list.release();
     } else {
-        ref fields{PyDict_New()};
-        if (!fields) {
+        // Field by field into a bare instance, as pickle sets an object's state (into its managed
+        // dict or its slots, past any __setattr__); by cls(**fields) where there is no bare instance.
+        PyObject* cls = class_of<T>(c);
+        ref made{bare_instance(cls)};
+        ref fields{made ? nullptr : PyDict_New()};
+        if (!made && !fields) {
             return nullptr;
         }
         const auto& names = field_names<T>();
@@ -183,11 +188,15 @@ PyObject* build(const T& value, const classes& c) {
         for_each_field<T>([&](const auto& fd) {
             if (ok) {
                 const ref item{build(value.*fd.member, c)};
-                ok = item && PyDict_SetItem(fields.get(), names[i], item.get()) == 0;
+                ok = item && (made ? PyObject_GenericSetAttr(made.get(), names[i], item.get())
+                                   : PyDict_SetItem(fields.get(), names[i], item.get())) == 0;
             }
             ++i;
         });
-        return ok ? instance(class_of<T>(c), fields.get()) : nullptr;
+        if (!ok) {
+            return nullptr;
+        }
+        return made ? made.release() : PyObject_Call(cls, empty_tuple(), fields.get());
     }
 }
 

@@ -121,7 +121,8 @@ public:
     using value = PyObject*;
 
     struct array_cursor {
-        ref items;  // a list or a tuple (read by index), or an iterator over a set
+        PyObject* source = nullptr;  // what is read (held by whoever holds the value)
+        ref items;                   // a list or a tuple (read by index), or an iterator over a set
         bool indexed = false;
         Py_ssize_t at = 0;
         Py_ssize_t size = 0;
@@ -206,6 +207,7 @@ public:
 
     array_cursor array(value v) {
         array_cursor c;
+        c.source = v;
         if (PyList_Check(v) || PyTuple_Check(v)) {
             Py_INCREF(v);
             c.items.reset(v);
@@ -323,8 +325,29 @@ public:
     [[nodiscard]] static std::size_t reservable(const array_cursor& c, std::size_t /*element_size*/) noexcept {
         return static_cast<std::size_t>(c.size);
     }
+    // Room for every id at once: a set grown id by id would copy its bytes over and over.
     static void reserve_ids(const array_cursor& c, id_set& set) {
-        id_set_access::reserve_guess(set, static_cast<std::size_t>(c.size), 0);
+        std::size_t bytes = 0;
+        const auto count = [&bytes](PyObject* id) {
+            bytes += PyUnicode_Check(id) ? static_cast<std::size_t>(PyUnicode_GET_LENGTH(id)) : 0;  // ASCII's bytes
+        };
+        if (c.indexed) {
+            PyObject* list = c.items.get();
+            PyObject** items = PySequence_Fast_ITEMS(list);
+            for (Py_ssize_t i = 0; i < c.size; ++i) {
+                count(items[i]);
+            }
+        } else if (c.items && c.size > 0) {
+            // A set's ids, as digests are, mostly share one length: the first one's, for all.
+            const ref iterator{PyObject_GetIter(c.source)};
+            const ref first{iterator ? PyIter_Next(iterator.get()) : nullptr};
+            if (first) {
+                count(first.get());
+                bytes *= static_cast<std::size_t>(c.size);
+            }
+            PyErr_Clear();
+        }
+        id_set_access::reserve_guess(set, static_cast<std::size_t>(c.size), bytes);
     }
     static void skip(value /*unused*/) noexcept {}
     static void stop() noexcept {}  // the cursors stop once the reader has failed
