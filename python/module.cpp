@@ -20,38 +20,24 @@ namespace {
 using W = ecmeta::ECMooncakeWorkerMetadata;
 using ranks = std::vector<std::optional<W>>;  // what aggregate folds: one report per rank, None for a silent one
 
-// The word for each type, as the ecmeta command spells it.
-template <class T>
-constexpr std::string_view word{};
-template <>
-constexpr std::string_view word<ecmeta::ECMooncakeLoadSpec> = "load";
-template <>
-constexpr std::string_view word<ecmeta::ECMooncakePushSpec> = "push";
-template <>
-constexpr std::string_view word<ecmeta::ECMooncakeConnectorMetadata> = "connector";
-template <>
-constexpr std::string_view word<W> = "worker";
-template <>
-constexpr std::string_view word<ranks> = "ranks";
-
 template <class T>
 constexpr std::string_view class_name() {
     if constexpr (std::is_same_v<T, ranks>) {
-        return "list";
+        return "ranks";  // a list of reports, as aggregate reads them
     } else {
         return ecmeta::detail::schema<T>::name;
     }
 }
 
-// Calls f(std::type_identity<T>{}) for the type `type` names: one of the four classes (by name),
-// its name, or its word (load, push, connector, worker, ranks). Without one, the type of `value`:
-// a list or tuple is the ranks' reports, any other object its class's name.
+// Calls f(std::type_identity<T>{}) for the type `type` names: one of the four classes (vLLM's,
+// ecmeta's: by name), its name, or "ranks" for a list of rank reports. Without one, the type of
+// `value`: a list or tuple is the ranks' reports, any other object its class's name.
 template <class F>
 auto with_type(py::handle type, py::handle value, F&& f) {
     std::string name;
     if (type.is_none()) {
         if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
-            name = "ranks";
+            name = class_name<ranks>();
         } else if (PyDict_Check(value.ptr())) {
             throw py::type_error("ecmeta: a dict does not say which type it is: pass type=");
         } else {
@@ -70,7 +56,7 @@ auto with_type(py::handle type, py::handle value, F&& f) {
         [&](auto... t) {
             const auto one = [&](auto tag) {
                 using T = decltype(tag);
-                if (!out && (name == word<T> || (!std::is_same_v<T, ranks> && name == class_name<T>()))) {
+                if (!out && name == class_name<T>()) {
                     out.emplace(f(std::type_identity<T>{}));
                 }
             };
@@ -80,7 +66,7 @@ auto with_type(py::handle type, py::handle value, F&& f) {
     if (!out) {
         throw py::type_error("ecmeta: no type named '" + name +
                              "': ECMooncakeLoadSpec, ECMooncakePushSpec, ECMooncakeConnectorMetadata, "
-                             "ECMooncakeWorkerMetadata (or load, push, connector, worker), or ranks");
+                             "ECMooncakeWorkerMetadata (the class or its name), or ranks");
     }
     return std::move(*out);
 }
@@ -108,6 +94,44 @@ std::string_view input_bytes(py::handle data, std::string& copy) {
     ecmeta::python::detail::raise(ecmeta::python::detail::error_class(decoding), e);
 }
 
+// `value` (of `type`) written by encode_into(v, std::string&) with the GIL released, as Text
+// (py::str or py::bytes).
+template <class Text, class Encode>
+py::object encode(py::handle value, py::handle type, Encode encode_into) {
+    return with_type(type, value, [&]<class T>(std::type_identity<T>) -> py::object {
+        const T v = ecmeta::python::from_python<T>(value);
+        std::string out;
+        std::optional<ecmeta::encode_error> error;
+        {
+            const py::gil_scoped_release released;
+            error = encode_into(v, out);
+        }
+        if (error) {
+            raise(false, *error);
+        }
+        return Text(out);
+    });
+}
+
+// `data` read as `type` by decode_into(std::string_view, T&) with the GIL released.
+template <class Decode>
+py::object decode(py::handle data, py::handle type, Decode decode_into) {
+    return with_type(type, py::none(), [&]<class T>(std::type_identity<T>) -> py::object {
+        std::string copy;
+        const std::string_view input = input_bytes(data, copy);
+        std::optional<ecmeta::decode_error> error;
+        T out{};
+        {
+            const py::gil_scoped_release released;
+            error = decode_into(input, out);
+        }
+        if (error) {
+            raise(true, *error);
+        }
+        return ecmeta::python::to_python(out);
+    });
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_ecmeta, m) {
@@ -132,78 +156,30 @@ PYBIND11_MODULE(_ecmeta, m) {
     m.def(
         "encode",
         [](py::handle value, py::handle type) {
-            return with_type(type, value, [&]<class T>(std::type_identity<T>) -> py::object {
-                const T v = ecmeta::python::from_python<T>(value);
-                std::string out;
-                std::optional<ecmeta::encode_error> error;
-                {
-                    const py::gil_scoped_release released;
-                    error = ecmeta::try_encode_into(v, out);
-                }
-                if (error) {
-                    raise(false, *error);
-                }
-                return py::str(out);
-            });
+            return encode<py::str>(value, type,
+                                   [](const auto& v, std::string& out) { return ecmeta::try_encode_into(v, out); });
         },
         py::arg("value"), py::arg("type") = py::none(), "value as ecmeta's canonical JSON text.");
-
     m.def(
         "encode_msgpack",
         [](py::handle value, py::handle type) {
-            return with_type(type, value, [&]<class T>(std::type_identity<T>) -> py::object {
-                const T v = ecmeta::python::from_python<T>(value);
-                std::string out;
-                std::optional<ecmeta::encode_error> error;
-                {
-                    const py::gil_scoped_release released;
-                    error = ecmeta::try_encode_msgpack_into(v, out);
-                }
-                if (error) {
-                    raise(false, *error);
-                }
-                return py::bytes(out);
-            });
+            return encode<py::bytes>(
+                value, type, [](const auto& v, std::string& out) { return ecmeta::try_encode_msgpack_into(v, out); });
         },
         py::arg("value"), py::arg("type") = py::none(), "value as canonical MessagePack (msgpack.packb's bytes).");
-
     m.def(
         "decode",
         [](py::handle data, py::handle type) {
-            return with_type(type, py::none(), [&]<class T>(std::type_identity<T>) -> py::object {
-                std::string copy;
-                const std::string_view input = input_bytes(data, copy);
-                std::optional<ecmeta::decode_error> error;
-                T out{};
-                {
-                    const py::gil_scoped_release released;
-                    error = ecmeta::try_decode_into(input, out);
-                }
-                if (error) {
-                    raise(true, *error);
-                }
-                return ecmeta::python::to_python(out);
-            });
+            return decode(data, type,
+                          [](std::string_view input, auto& out) { return ecmeta::try_decode_into(input, out); });
         },
         py::arg("data"), py::arg("type"), "JSON text (str or bytes) decoded as `type`, by decode's rules.");
-
     m.def(
         "decode_msgpack",
         [](py::handle data, py::handle type) {
-            return with_type(type, py::none(), [&]<class T>(std::type_identity<T>) -> py::object {
-                std::string copy;
-                const std::string_view input = input_bytes(data, copy);
-                std::optional<ecmeta::decode_error> error;
-                T out{};
-                {
-                    const py::gil_scoped_release released;
-                    error = ecmeta::try_decode_msgpack_into(
-                        std::span{reinterpret_cast<const std::uint8_t*>(input.data()), input.size()}, out);
-                }
-                if (error) {
-                    raise(true, *error);
-                }
-                return ecmeta::python::to_python(out);
+            return decode(data, type, [](std::string_view input, auto& out) {
+                return ecmeta::try_decode_msgpack_into(
+                    std::span{reinterpret_cast<const std::uint8_t*>(input.data()), input.size()}, out);
             });
         },
         py::arg("data"), py::arg("type"), "MessagePack bytes decoded as `type`, by decode's rules.");

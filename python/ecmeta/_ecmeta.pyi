@@ -8,8 +8,8 @@ from . import ECMooncakeWorkerMetadata
 
 __version__: str
 
-# A type: one of the four classes, its name, its word (load, push, connector, worker), or "ranks"
-# for a list of rank reports (None for a rank that said nothing).
+# A type: one of the four classes (vLLM's or ecmeta's), its name, or "ranks" for a list of rank
+# reports (None for a rank that said nothing).
 TypeName = Union[type, str]
 
 def aggregate(reports: Sequence[Optional[Any]]) -> Optional[ECMooncakeWorkerMetadata]: ...
