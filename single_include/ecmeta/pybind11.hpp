@@ -64,6 +64,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cstddef>
@@ -391,12 +392,13 @@ public:
                 count(items[i]);
             }
         } else if (c.items && c.size > 0) {
-            // A set's ids, as digests are, mostly share one length: the first one's, for all.
+            // A set's ids, as digests are, mostly share one length: the first one's, for all (at
+            // most 128 bytes each: a guess, never a promise to allocate for one long id).
             const ref iterator{PyObject_GetIter(c.source)};
             const ref first{iterator ? PyIter_Next(iterator.get()) : nullptr};
             if (first) {
                 count(first.get());
-                bytes *= static_cast<std::size_t>(c.size);
+                bytes = std::min<std::size_t>(bytes, 128) * static_cast<std::size_t>(c.size);
             }
             PyErr_Clear();
         }
