@@ -21,8 +21,8 @@
 // (vllm.distributed.ec_transfer.ec_connector.mooncake.metadata) when that module is already
 // loaded, looked up in sys.modules on first use and never imported; otherwise those of the
 // Python package `ecmeta`. use_classes chooses others. Each message is built as pickle builds
-// one (the class's __new__ and the instance's __dict__, without __init__); id sets become sets,
-// shapes tuples, lists lists. A string that is not UTF-8 (a value built in C++) raises
+// one (the class's __new__, then its fields set as pickle sets an object's state, without
+// __init__); id sets become sets, shapes tuples, lists lists. A string that is not UTF-8 (a value built in C++) raises
 // ecmeta.EncodeError naming its place.
 //
 // The casters stand beside pybind11/stl.h's: a list or an optional of rank reports uses the ones
