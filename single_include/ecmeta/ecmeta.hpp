@@ -2661,6 +2661,61 @@ protected:
 
 }  // namespace ecmeta::detail
 // ---- end of ecmeta/detail/fault.hpp
+// ---- ecmeta/detail/key_pattern.hpp
+// ecmeta — a field's key as a format spells it in canonical input (JSON's `"name"`, MessagePack's
+// fixstr header and name), matched against the input with two word compares: the decoder tells
+// a reader which key comes next, and the reader need not scan it. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+struct key_pattern {
+    std::string_view name;  // the field's name: the key a match reads
+    std::size_t size = 0;   // the bytes spelled: lead, name, trail; 0 when more than 16
+    std::array<std::uint64_t, 2> words{};
+    std::array<std::uint64_t, 2> mask{};  // the bytes spelled, in words
+
+    // `lead`, the name, then `trail`, as the input holds them.
+    constexpr key_pattern(std::string_view field, std::string_view lead, std::string_view trail) noexcept
+        : name(field) {
+        if (lead.size() + field.size() + trail.size() > 16) {
+            return;
+        }
+        std::size_t at = 0;
+        const auto put = [&](std::string_view bytes) {
+            for (const char c : bytes) {
+                const std::size_t shift = 8 * (std::endian::native == std::endian::little ? at % 8 : 7 - at % 8);
+                words[at / 8] |= std::uint64_t{static_cast<unsigned char>(c)} << shift;
+                mask[at / 8] |= std::uint64_t{0xFF} << shift;
+                ++at;
+            }
+        };
+        put(lead);
+        put(field);
+        put(trail);
+        size = at;
+    }
+    constexpr key_pattern() noexcept = default;
+
+    // Whether the bytes at p spell the key; p has 16 bytes to read.
+    [[nodiscard]] ECMETA_INLINE bool matches(const void* p) const noexcept {
+        std::array<std::uint64_t, 2> w{};
+        std::memcpy(w.data(), p, sizeof w);
+        return size != 0 && (((w[0] ^ words[0]) & mask[0]) | ((w[1] ^ words[1]) & mask[1])) == 0;
+    }
+};
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/key_pattern.hpp
 // ---- ecmeta/detail/messages.hpp
 // ecmeta — the words of every decode and encode error, for every decoder, reader and writer, and
 // the decoder's error on its way out (validate's findings are worded beside their checks).
@@ -2855,8 +2910,7 @@ void reset_in_place(T& value, Keep& keep) {
 
 // A pull reader: what the decoder reads a source through, the protocol a new format implements
 // (R::value is the reader's handle on one value: an element of a DOM, or nothing for a stream
-// that is read in order): (R::value is the reader's handle on one value: an element of a DOM,
-// or nothing for a stream that is read in order):
+// that is read in order):
 //   string(v) -> std::string_view      u64(v) -> std::uint64_t      boolean(v) -> bool
 //   null(v) -> bool (true: it was null, consumed)
 //   array(v) -> R::array_cursor        next(array_cursor&, value&) -> bool (false: no more)
@@ -2870,6 +2924,10 @@ void reset_in_place(T& value, Keep& keep) {
 //       fill the input's bytes left)
 //   reserve_ids(array_cursor, id_set&)  skip(v)  finish(): nothing may follow the root
 //   stop(): puts the read position at the end, where every read stops
+//   optional, for speed: string_into(v, std::string&) -> length, the string read into a string
+//       (a stream can copy as it scans); R::pattern_of(name) -> key_pattern and
+//       next(object_cursor&, key, value&, const key_pattern&): next() told the key canonical input
+//       has next, which it may match without a scan (key is then the pattern's name)
 //   failed() -> bool, and the fault_state<names_errors> it comes from (fault.hpp): where the value
 //       is not of the type read or the input is not well-formed, the reader records a fault and
 //       from then on returns at once from every read, and next() returns false. names_errors: a
@@ -2988,16 +3046,18 @@ private:
     template <class T>
     void read_as(value v, T& out, mark& m) {
         constexpr form f = form_of<T>();
-        if constexpr (f == form::string) {
+        if constexpr (f == form::string && requires { r_.string_into(v, out); }) {
+            keep_.saw_length(m, r_.string_into(v, out));
+        } else if constexpr (f == form::string) {
             const std::string_view s = r_.string(v);
             keep_.saw_length(m, s.size());
-            if (s.size() <= out.capacity()) {
-                // In its storage: a length and a copy, not assign's general replace (the input
-                // never lies inside the value decoded into).
-                out.resize(s.size());
+            if (s.size() <= out.size()) {
+                // In its storage: a copy and a cut, not assign's general replace (the input never
+                // lies inside the value decoded into).
                 if (!s.empty()) {
                     std::memcpy(out.data(), s.data(), s.size());
                 }
+                out.erase(s.size());
             } else {
                 out.assign(s);
             }
@@ -3085,11 +3145,20 @@ private:
             }
         }();
         std::uint32_t seen = 0;
-        std::size_t last = field_count<S>() - 1;  // canonical input: the next declared key comes next
+        constexpr std::size_t n = field_count<S>();
+        std::size_t last = n - 1;  // canonical input: the next declared key comes next
         std::string_view key;
         value field{};
-        while (r_.next(c, key, field)) {  // an error in a key, or in what is skipped, is the object's
-            const std::size_t i = find_key<S>(key, last);
+        const auto next = [&] {  // an error in a key, or in what is skipped, is the object's
+            if constexpr (requires { R::pattern_of(key); }) {
+                return r_.next(c, key, field, key_patterns<S>[last + 1 == n ? 0 : last + 1]);
+            } else {
+                return r_.next(c, key, field);
+            }
+        };
+        while (next()) {
+            const std::size_t predicted = last + 1 == n ? 0 : last + 1;
+            const std::size_t i = key.data() == names<S>[predicted].data() ? predicted : find_key<S>(key, last);
             if (i == field_count<S>()) {
                 r_.unknown_key(key);  // first, as a key is read whole before it is looked up
                 if (strict_) {
@@ -3116,6 +3185,16 @@ private:
     template <class S>
     static constexpr auto names = std::apply(
         [](const auto&... fs) { return std::array<std::string_view, sizeof...(fs)>{fs.name...}; }, schema<S>::fields);
+
+    // Each field's key as the reader matches it (an optional part of the protocol).
+    template <class S>
+    static constexpr auto key_patterns = [] {
+        std::array<key_pattern, field_count<S>()> patterns{};
+        for (std::size_t i = 0; i != patterns.size(); ++i) {
+            patterns[i] = R::pattern_of(names<S>[i]);
+        }
+        return patterns;
+    }();
 
     template <class S>
     static constexpr auto member_names = std::apply(
@@ -3341,6 +3420,124 @@ string_visitor(F) -> string_visitor<F>;  // clang before 17 deduces no aggregate
 #include <string_view>
 #include <type_traits>
 
+// ---- ecmeta/detail/simd.hpp
+// ecmeta — which instruction sets the kernels may use, and which one they do: the widest the
+// processor has, chosen once at run time (or a narrower one, asked for by ECMETA_SIMD or a test).
+// No compiler flag (-mavx2, -march) changes what an inline function means: each instruction set's
+// kernels live in their own namespace, and those beyond the baseline are built for their
+// instruction set by a function attribute. Standard library only.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+#if !defined(__GNUC__) && !defined(__clang__)
+#include <atomic>  // GCC and Clang keep the kernel's choice with their atomic builtins instead
+#endif
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+#define ECMETA_X86_64 1
+#else
+#define ECMETA_X86_64 0
+#endif
+// AVX2 through a function attribute, with no -m flag, in GCC's and Clang's vector extensions (not
+// <immintrin.h>, which would cost every translation unit a tenth of a second): GCC and Clang.
+#if ECMETA_X86_64 && (defined(__GNUC__) || defined(__clang__))
+#define ECMETA_HAS_AVX2_KERNEL 1
+#else
+#define ECMETA_HAS_AVX2_KERNEL 0
+#endif
+// AArch64's Advanced SIMD, which every AArch64 processor has, through GCC's and Clang's vector
+// extensions (no <arm_neon.h>), on little-endian ones.
+#if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ECMETA_HAS_NEON_KERNEL 1
+#else
+#define ECMETA_HAS_NEON_KERNEL 0
+#endif
+
+namespace ecmeta::inline ECMETA_ABI::detail {
+
+// The kernels, narrowest first.
+enum class kernel : std::uint8_t { portable, sse2, avx2, neon };
+
+// The widest kernel this processor has.
+[[nodiscard]] inline kernel widest_kernel() noexcept {
+#if ECMETA_HAS_AVX2_KERNEL
+    if (__builtin_cpu_supports("avx2")) {
+        return kernel::avx2;
+    }
+#endif
+#if ECMETA_X86_64
+    return kernel::sse2;
+#elif ECMETA_HAS_NEON_KERNEL
+    return kernel::neon;
+#else
+    return kernel::portable;
+#endif
+}
+
+// Whether this processor has kernel k.
+[[nodiscard]] inline bool has_kernel(kernel k) noexcept {
+    const kernel widest = widest_kernel();
+    return k == kernel::portable || k == widest || (k == kernel::sse2 && widest == kernel::avx2);
+}
+
+namespace kernel_state {
+// kernel + 1 once chosen; 0 before the first call. Read and written through the compilers' atomic
+// builtins where they have them: <atomic> would cost every translation unit 7% of the umbrella
+// header's compile time for one byte.
+#if defined(__GNUC__) || defined(__clang__)
+inline std::uint8_t chosen = 0;
+inline std::uint8_t load() noexcept {
+    return __atomic_load_n(&chosen, __ATOMIC_RELAXED);
+}
+inline void store(std::uint8_t k) noexcept {
+    __atomic_store_n(&chosen, k, __ATOMIC_RELAXED);
+}
+#else
+inline std::atomic<std::uint8_t> chosen{0};
+inline std::uint8_t load() noexcept {
+    return chosen.load(std::memory_order_relaxed);
+}
+inline void store(std::uint8_t k) noexcept {
+    chosen.store(k, std::memory_order_relaxed);
+}
+#endif
+}  // namespace kernel_state
+
+// The kernel every read and write uses from now on: k, or the widest this processor has if it has
+// not k. For tests; ECMETA_SIMD does the same from outside.
+inline void use_kernel(kernel k) noexcept {
+    const kernel used = has_kernel(k) ? k : widest_kernel();
+    kernel_state::store(static_cast<std::uint8_t>(static_cast<std::uint8_t>(used) + 1));
+}
+
+// The kernel: at the first call, the widest this processor has, or the one the environment variable
+// ECMETA_SIMD names (portable, sse2, avx2, neon) if it has that one. Readers and writers ask once
+// per call, not once per string.
+[[nodiscard]] inline kernel current_kernel() noexcept {
+    std::uint8_t k = kernel_state::load();
+    if (k == 0) [[unlikely]] {
+        kernel wanted = kernel::avx2;
+        if (const char* asked = std::getenv("ECMETA_SIMD")) {  // NOLINT(concurrency-mt-unsafe): only read
+            const std::string_view name{asked};
+            wanted = name == "portable" ? kernel::portable
+                     : name == "sse2"   ? kernel::sse2
+                     : name == "neon"   ? kernel::neon
+                                        : kernel::avx2;
+        }
+        use_kernel(wanted);
+        k = kernel_state::load();
+    }
+    return static_cast<kernel>(k - 1);
+}
+
+}  // namespace ecmeta::detail
+// ---- end of ecmeta/detail/simd.hpp
+
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // Length of the valid sequence starting at s[i] (which is >= 0x80), or 0 if it is invalid.
@@ -3407,7 +3604,73 @@ namespace ecmeta::inline ECMETA_ABI::detail {
     return i;
 }
 
+// Whether every byte of s is ASCII: its words or'ed together, the last overlapping the one before.
+// Inlined, for the ids a MessagePack string mostly is.
+[[nodiscard]] ECMETA_INLINE bool all_ascii(std::string_view s) noexcept {
+    std::uint64_t seen = 0;
+    if (s.size() >= 8) {
+        const auto word = [&](std::size_t at) ECMETA_INLINE_LAMBDA {
+            std::uint64_t w = 0;
+            std::memcpy(&w, s.data() + at, sizeof w);
+            return w;
+        };
+        for (std::size_t i = 0; i + 8 < s.size(); i += 8) {
+            seen |= word(i);
+        }
+        seen |= word(s.size() - 8);
+    } else {
+        for (const char c : s) {
+            seen |= static_cast<unsigned char>(c);
+        }
+    }
+    return (seen & 0x8080808080808080U) == 0;
+}
+
+// Copies n bytes and says whether all are ASCII, in one pass: 16 bytes at a time (SSE2), or 8,
+// the last block overlapping the one before it; never a byte past either end.
+[[nodiscard]] inline bool copy_ascii(const char* in, std::size_t n, void* to) noexcept {
+    auto* const out = static_cast<unsigned char*>(to);
+#if ECMETA_X86_64
+    if (n >= 16) {
+        __m128i any = _mm_setzero_si128();
+        const auto block = [&](std::size_t at) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + at));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + at), v);
+            any = _mm_or_si128(any, v);
+        };
+        for (std::size_t at = 0; at + 16 <= n; at += 16) {
+            block(at);
+        }
+        block(n - 16);
+        return _mm_movemask_epi8(any) == 0;
+    }
+#endif
+    constexpr std::uint64_t high = 0x8080808080808080U;
+    std::uint64_t any = 0;
+    if (n >= 8) {
+        const auto word = [&](std::size_t at) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, in + at, sizeof w);
+            std::memcpy(out + at, &w, sizeof w);
+            any |= w;
+        };
+        for (std::size_t at = 0; at + 8 <= n; at += 8) {
+            word(at);
+        }
+        word(n - 8);
+        return (any & high) == 0;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        out[i] = static_cast<unsigned char>(in[i]);
+        any |= out[i];
+    }
+    return (any & 0x80U) == 0;
+}
+
 [[nodiscard]] constexpr bool is_utf8(std::string_view s) noexcept {
+    if (!std::is_constant_evaluated() && all_ascii(s)) {
+        return true;
+    }
     for (std::size_t i = ascii_length(s); i != s.size(); i += ascii_length(s.substr(i))) {
         const std::size_t n = utf8_sequence(s, i);
         if (n == 0) {
@@ -3580,6 +3843,7 @@ template <template <class> class Writer, class Container, class T>
 
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -3600,123 +3864,6 @@ template <template <class> class Writer, class Container, class T>
 #include <cstdint>
 #include <cstring>
 
-// ---- ecmeta/detail/simd.hpp
-// ecmeta — which instruction sets the kernels may use, and which one they do: the widest the
-// processor has, chosen once at run time (or a narrower one, asked for by ECMETA_SIMD or a test).
-// No compiler flag (-mavx2, -march) changes what an inline function means: each instruction set's
-// kernels live in their own namespace, and those beyond the baseline are built for their
-// instruction set by a function attribute. Standard library only.
-// SPDX-License-Identifier: Apache-2.0
-
-
-#include <cstdint>
-#include <cstdlib>
-#include <string_view>
-#if !defined(__GNUC__) && !defined(__clang__)
-#include <atomic>  // GCC and Clang keep the kernel's choice with their atomic builtins instead
-#endif
-
-#if defined(__x86_64__) || defined(_M_X64)
-#include <emmintrin.h>
-#define ECMETA_X86_64 1
-#else
-#define ECMETA_X86_64 0
-#endif
-// AVX2 through a function attribute, with no -m flag, in GCC's and Clang's vector extensions (not
-// <immintrin.h>, which would cost every translation unit a tenth of a second): GCC and Clang.
-#if ECMETA_X86_64 && (defined(__GNUC__) || defined(__clang__))
-#define ECMETA_HAS_AVX2_KERNEL 1
-#else
-#define ECMETA_HAS_AVX2_KERNEL 0
-#endif
-// AArch64's Advanced SIMD, which every AArch64 processor has, through GCC's and Clang's vector
-// extensions (no <arm_neon.h>), on little-endian ones.
-#if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define ECMETA_HAS_NEON_KERNEL 1
-#else
-#define ECMETA_HAS_NEON_KERNEL 0
-#endif
-
-namespace ecmeta::inline ECMETA_ABI::detail {
-
-// The kernels, narrowest first.
-enum class kernel : std::uint8_t { portable, sse2, avx2, neon };
-
-// The widest kernel this processor has.
-[[nodiscard]] inline kernel widest_kernel() noexcept {
-#if ECMETA_HAS_AVX2_KERNEL
-    if (__builtin_cpu_supports("avx2")) {
-        return kernel::avx2;
-    }
-#endif
-#if ECMETA_X86_64
-    return kernel::sse2;
-#elif ECMETA_HAS_NEON_KERNEL
-    return kernel::neon;
-#else
-    return kernel::portable;
-#endif
-}
-
-// Whether this processor has kernel k.
-[[nodiscard]] inline bool has_kernel(kernel k) noexcept {
-    const kernel widest = widest_kernel();
-    return k == kernel::portable || k == widest || (k == kernel::sse2 && widest == kernel::avx2);
-}
-
-namespace kernel_state {
-// kernel + 1 once chosen; 0 before the first call. Read and written through the compilers' atomic
-// builtins where they have them: <atomic> would cost every translation unit 7% of the umbrella
-// header's compile time for one byte.
-#if defined(__GNUC__) || defined(__clang__)
-inline std::uint8_t chosen = 0;
-inline std::uint8_t load() noexcept {
-    return __atomic_load_n(&chosen, __ATOMIC_RELAXED);
-}
-inline void store(std::uint8_t k) noexcept {
-    __atomic_store_n(&chosen, k, __ATOMIC_RELAXED);
-}
-#else
-inline std::atomic<std::uint8_t> chosen{0};
-inline std::uint8_t load() noexcept {
-    return chosen.load(std::memory_order_relaxed);
-}
-inline void store(std::uint8_t k) noexcept {
-    chosen.store(k, std::memory_order_relaxed);
-}
-#endif
-}  // namespace kernel_state
-
-// The kernel every read and write uses from now on: k, or the widest this processor has if it has
-// not k. For tests; ECMETA_SIMD does the same from outside.
-inline void use_kernel(kernel k) noexcept {
-    const kernel used = has_kernel(k) ? k : widest_kernel();
-    kernel_state::store(static_cast<std::uint8_t>(static_cast<std::uint8_t>(used) + 1));
-}
-
-// The kernel: at the first call, the widest this processor has, or the one the environment variable
-// ECMETA_SIMD names (portable, sse2, avx2, neon) if it has that one. Readers and writers ask once
-// per call, not once per string.
-[[nodiscard]] inline kernel current_kernel() noexcept {
-    std::uint8_t k = kernel_state::load();
-    if (k == 0) [[unlikely]] {
-        kernel wanted = kernel::avx2;
-        if (const char* asked = std::getenv("ECMETA_SIMD")) {  // NOLINT(concurrency-mt-unsafe): only read
-            const std::string_view name{asked};
-            wanted = name == "portable" ? kernel::portable
-                     : name == "sse2"   ? kernel::sse2
-                     : name == "neon"   ? kernel::neon
-                                        : kernel::avx2;
-        }
-        use_kernel(wanted);
-        k = kernel_state::load();
-    }
-    return static_cast<kernel>(k - 1);
-}
-
-}  // namespace ecmeta::detail
-// ---- end of ecmeta/detail/simd.hpp
 
 namespace ecmeta::inline ECMETA_ABI::detail::json {
 
@@ -3996,6 +4143,40 @@ static_assert(overflow_digits.size() == 309);
     return c >= '0' && c <= '9';
 }
 
+inline constexpr std::array<std::uint64_t, 8> powers_of_ten{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+
+// How many decimal digits begin [p, end), when 8 bytes are there to read at once on a little-endian
+// processor (8 meaning 8 or more); else 0, and the caller reads them a digit at a time.
+[[nodiscard]] inline std::size_t leading_digits(const char* p, const char* end) noexcept {
+    if constexpr (std::endian::native == std::endian::little) {
+        if (end - p >= 8) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, p, sizeof w);
+            const std::uint64_t x = w ^ 0x3030303030303030U;  // a digit's byte becomes its value
+            // A byte's high bit set where it is not a digit: its value is 10 or more (no carry
+            // crosses bytes, as each is at most 0x7F + 0x76), or its own high bit is set.
+            const std::uint64_t not_digit =
+                (((x & 0x7F7F7F7F7F7F7F7FU) + 0x7676767676767676U) | x) & 0x8080808080808080U;
+            return not_digit == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(not_digit)) / 8;
+        }
+    }
+    static_cast<void>(p);
+    static_cast<void>(end);
+    return 0;
+}
+
+// The value of the d (1 to 7) digits at p, which leading_digits counted: they are moved to the top
+// of the word, as if led by zeros, and the eight combined in three multiplications.
+[[nodiscard]] inline std::uint64_t digits_value(const char* p, std::size_t d) noexcept {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, sizeof w);
+    w = ((w ^ 0x3030303030303030U) << (8 * (8 - d)));
+    w = (w * 10) + (w >> 8);  // pairs of digits
+    return (((w & 0x000000FF000000FFU) * 0x000F424000000064U) +
+            (((w >> 16) & 0x000000FF000000FFU) * 0x0000271000000001U)) >>
+           32;
+}
+
 // Whether the number written in [first, last) (by JSON's grammar) is at least overflow_digits'
 // value: its digits without leading zeros, compared with the threshold's at the same magnitude.
 [[nodiscard]] inline bool overflows_double(const char* first, const char* last) noexcept {
@@ -4130,12 +4311,38 @@ public:
         return read_string<true>();
     }
 
+    // The string at the read position, into out: scanned and copied in one pass when it is no longer
+    // than what out holds (a kept value's string, from an earlier message), else read, then copied.
+    // Returns its length. out holds anything when the read fails.
+    ECMETA_INLINE std::size_t string_into(value v, std::string& out) {
+        whitespace();
+        if (out.size() >= 8 && p_ != end_ && *p_ == '"') {
+            const char* const start = p_ + 1;
+            const auto left = static_cast<std::size_t>(end_ - start);
+            const std::size_t n = plain_run(kernel_, start, out.size() < left ? out.size() : left, out.data());
+            if (n != left && start[n] == '"') [[likely]] {
+                out.erase(n);  // no longer than it was: a cut, not resize's call
+                p_ = start + n + 1;
+                return n;
+            }
+        }
+        const std::string_view s = string(v);
+        out.assign(s);
+        return s.size();
+    }
+
     std::uint64_t u64(value /*unused*/) {
         whitespace();
         const char* const at = p_;
         if (p_ != end_ && is_digit(*p_)) {
             auto n = static_cast<std::uint64_t>(*p_++ - '0');
             if (n != 0) {
+                // Up to 7 more digits at once where 8 bytes follow (a size, an extent); the rest,
+                // and longer numbers, a digit at a time.
+                if (const std::size_t d = leading_digits(p_, end_); d != 0 && d != 8) {
+                    n = n * powers_of_ten[d] + digits_value(p_, d);
+                    p_ += d;
+                }
                 // 19 digits always fit; a 20th may, and a 21st never does.
                 const char* const most = end_ - at > 19 ? at + 19 : end_;
                 while (p_ != most && is_digit(*p_)) {
@@ -4232,7 +4439,14 @@ public:
     }
     // Reads the key and its ':'; the value reads its own whitespace.
     // After a fault the read position is at the end, where this says there is no more.
-    ECMETA_INLINE bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
+    // A field's key as canonical input spells it: in its quotes.
+    [[nodiscard]] static constexpr key_pattern pattern_of(std::string_view name) noexcept { return {name, "\"", "\""}; }
+
+    ECMETA_INLINE bool next(object_cursor& c, std::string_view& key, value& v) {
+        return next(c, key, v, key_pattern{});
+    }
+    // The same, told the key canonical input has next: matched, key is expected.name.
+    ECMETA_INLINE bool next(object_cursor& c, std::string_view& key, value& /*unused*/, const key_pattern& expected) {
         whitespace();
         if (!c.started) {
             c.started = true;
@@ -4257,6 +4471,12 @@ public:
         } else {
             fail(p_, message::json_syntax::object_next);
             return false;
+        }
+        if (end_ - p_ >= 16 && expected.matches(p_)) {
+            p_ += expected.size;
+            key = expected.name;
+            colon();
+            return !this->failed_;
         }
         key = read_key();
         return !this->failed_;
@@ -4441,7 +4661,9 @@ private:
     // ---- tokens -------------------------------------------------------------------------------
 
     ECMETA_INLINE void whitespace() noexcept {
-        while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) {
+        // One compare where there is none, as in canonical input.
+        while (p_ != end_ && static_cast<unsigned char>(*p_) <= ' ' &&
+               (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) {
             ++p_;
         }
     }
@@ -4556,13 +4778,17 @@ private:
     template <bool Keep = true>
     std::string_view read_key() {
         const std::string_view key = read_string<Keep>();
+        colon();
+        return this->failed_ ? std::string_view{} : key;
+    }
+    // The ':' after a key.
+    ECMETA_INLINE void colon() {
         whitespace();
         if (p_ == end_ || *p_ != ':') {
             fail(p_, message::json_syntax::colon);
-            return {};
+            return;
         }
         ++p_;
-        return key;
     }
 
     // The string at the read position (its '"'), checked: escapes, control characters, UTF-8.
@@ -5997,6 +6223,34 @@ public:
         return text(number(h));
     }
 
+    // The string at the read position, into out: copied and checked in one pass when it is no
+    // longer than what out holds (a kept value's string), else checked, then copied. Returns its
+    // length. out holds anything when the read fails.
+    std::size_t string_into(value v, std::string& out) {
+        const std::size_t at = pos_;
+        const header_form h = header();
+        if (h.kind != family::str) {
+            mismatch(at);
+            return 0;
+        }
+        const std::uint64_t n = number(h);
+        if (n > out.size() || n > in_.size() - pos_) {
+            pos_ = at;
+            const std::string_view s = string(v);
+            out.assign(s);
+            return s.size();
+        }
+        const auto* const s = reinterpret_cast<const char*>(in_.data() + pos_);
+        const auto size = static_cast<std::size_t>(n);
+        if (!copy_ascii(s, size, out.data()) && !is_utf8({s, size})) [[unlikely]] {
+            fail(pos_, message::not_utf8);
+            return 0;
+        }
+        pos_ += size;
+        out.erase(size);
+        return size;
+    }
+
     std::uint64_t u64(value /*unused*/) {
         const std::size_t at = pos_;
         const header_form h = header();
@@ -6044,14 +6298,30 @@ public:
         return true;
     }
 
+    // A field's key as canonical input spells it: a fixstr (names are short), then the name.
+    [[nodiscard]] static constexpr key_pattern pattern_of(std::string_view name) noexcept {
+        if (name.size() > 31) {
+            return {};
+        }
+        const char lead[1] = {static_cast<char>(0xA0U | name.size())};
+        return {name, {lead, 1}, {}};
+    }
+
     // The key's bytes, not yet checked: a key that names a field is ASCII, so only a key that
     // names none is checked, by unknown_key.
     // After a fault the read position is at the end, where no key can be read: no more.
-    bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
+    bool next(object_cursor& c, std::string_view& key, value& v) { return next(c, key, v, key_pattern{}); }
+    // The same, told the key canonical input has next: matched, key is expected.name.
+    ECMETA_INLINE bool next(object_cursor& c, std::string_view& key, value& /*unused*/, const key_pattern& expected) {
         if (c.left == 0) {
             return false;
         }
         --c.left;
+        if (in_.size() - pos_ >= 16 && expected.matches(in_.data() + pos_)) {
+            pos_ += expected.size;
+            key = expected.name;
+            return true;
+        }
         const std::size_t at = pos_;
         const header_form h = header();
         if (h.kind != family::str) {
@@ -6310,12 +6580,29 @@ private:
             truncated(n);
             return 0;
         }
-        std::uint64_t v = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            v = (v << 8U) | in_[pos_ + i];
-        }
+        const std::uint8_t* const b = in_.data() + pos_;
         pos_ += n;
-        return v;
+        // Each width spelled out: the compiler makes one load (and a byte swap) of each.
+        const auto be = [b]<std::size_t Width>() ECMETA_INLINE_LAMBDA {
+            std::uint64_t v = 0;
+            for (std::size_t i = 0; i < Width; ++i) {
+                v = (v << 8U) | b[i];
+            }
+            return v;
+        };
+        static_assert(std::ranges::all_of(header_forms, [](const header_form& h) {
+            return h.size == 0 || h.size == 1 || h.size == 2 || h.size == 4 || h.size == 8;
+        }));
+        switch (n) {
+            case 1:
+                return b[0];
+            case 2:
+                return be.template operator()<2>();
+            case 4:
+                return be.template operator()<4>();
+            default:
+                return be.template operator()<8>();  // the only other width a header has
+        }
     }
 
     std::span<const std::uint8_t> in_;
@@ -6443,46 +6730,6 @@ private:
     [[nodiscard]] std::uint8_t* str_header(std::uint8_t* p, std::size_t n) noexcept {
         return msgpack_tag::str_head(
             n, [&](auto h) ECMETA_INLINE_LAMBDA { return put_length(p, h, msgpack_tag::fixstr, n); });
-    }
-
-    // Copies n bytes and says whether all are ASCII, in one pass: 16 bytes at a time (SSE2), or 8,
-    // the last block overlapping the one before it; never a byte past either end.
-    [[nodiscard]] static bool copy_ascii(const char* in, std::size_t n, std::uint8_t* out) noexcept {
-#if ECMETA_X86_64
-        if (n >= 16) {
-            __m128i any = _mm_setzero_si128();
-            const auto block = [&](std::size_t at) {
-                const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + at));
-                _mm_storeu_si128(reinterpret_cast<__m128i*>(out + at), v);
-                any = _mm_or_si128(any, v);
-            };
-            for (std::size_t at = 0; at + 16 <= n; at += 16) {
-                block(at);
-            }
-            block(n - 16);
-            return _mm_movemask_epi8(any) == 0;
-        }
-#endif
-        constexpr std::uint64_t high = 0x8080808080808080U;
-        std::uint64_t any = 0;
-        if (n >= 8) {
-            const auto word = [&](std::size_t at) {
-                std::uint64_t w = 0;
-                std::memcpy(&w, in + at, sizeof w);
-                std::memcpy(out + at, &w, sizeof w);
-                any |= w;
-            };
-            for (std::size_t at = 0; at + 8 <= n; at += 8) {
-                word(at);
-            }
-            word(n - 8);
-            return (any & high) == 0;
-        }
-        for (std::size_t i = 0; i < n; ++i) {
-            out[i] = static_cast<std::uint8_t>(in[i]);
-            any |= out[i];
-        }
-        return (any & 0x80U) == 0;
     }
 
     using writer_base<Container, std::uint8_t>::out_;

@@ -206,6 +206,70 @@ TEST_CASE("a warmed value decodes strings with escapes again with no allocation"
     CHECK(c == escaped);
 }
 
+TEST_CASE("a string read into a kept one is checked as a fresh one is: escapes, UTF-8, the input's end",
+          "[decode_into]") {
+    // A kept string is copied as it is read when it is no longer than the one it replaces: each
+    // string below is, and each must decode, or fail, as into a fresh value.
+    const ECMooncakeLoadSpec warm{.mm_hash = std::string(64, 'w'),
+                                  .nbytes = 1,
+                                  .shape = {1},
+                                  .dtype = "bfloat16",
+                                  .transfer_id = std::string(32, 'w')};
+    const auto json_with = [](std::string_view id) {
+        return R"({"mm_hash":")" + std::string{id} + R"(","nbytes":1,"shape":[1],"dtype":"int8","transfer_id":"t"})";
+    };
+    const auto msgpack_with = [](std::string_view id) {
+        auto bytes = nlohmann::ordered_json::to_msgpack(
+            nlohmann::ordered_json::parse(R"({"mm_hash":"","nbytes":1,"shape":[1],"dtype":"int8","transfer_id":"t"})"));
+        const auto at = static_cast<std::ptrdiff_t>(std::string_view{"\x85\xA7mm_hash"}.size());
+        bytes[static_cast<std::size_t>(at)] = static_cast<std::uint8_t>(0xD9);  // str8, then the length
+        bytes.insert(bytes.begin() + at + 1, static_cast<std::uint8_t>(id.size()));
+        bytes.insert(bytes.begin() + at + 2, id.begin(), id.end());
+        return bytes;
+    };
+    const auto same_as_fresh = [&](const auto& decode_fresh, const auto& decode_kept) {
+        std::string fresh_error;
+        std::string kept_error;
+        std::optional<ECMooncakeLoadSpec> fresh;
+        ECMooncakeLoadSpec kept = warm;
+        try {
+            fresh = decode_fresh();
+        } catch (const ecmeta::decode_error& e) {
+            fresh_error = e.what();
+        }
+        try {
+            decode_kept(kept);
+        } catch (const ecmeta::decode_error& e) {
+            kept_error = e.what();
+        }
+        CHECK(kept_error == fresh_error);
+        CHECK(kept == fresh.value_or(ECMooncakeLoadSpec{}));
+        return fresh.has_value();
+    };
+    const std::string long_id(60, 'i');
+    for (const std::string& id :
+         {long_id, long_id + "\xC3\xA9", long_id + "\xC3\x28", "\xE9" + long_id, std::string(9, 'i'),
+          std::string{"\xF0\x9F\x98\x80"}, std::string(64, 'i'), std::string(65, 'i'), long_id + "\x7F"}) {
+        INFO(id);
+        const bool valid = same_as_fresh([&] { return ecmeta::decode_msgpack<ECMooncakeLoadSpec>(msgpack_with(id)); },
+                                         [&](auto& out) { ecmeta::decode_msgpack_into(msgpack_with(id), out); });
+        CHECK(valid == ecmeta::detail::is_utf8(id));
+        same_as_fresh([&] { return ecmeta::decode<ECMooncakeLoadSpec>(json_with(id)); },
+                      [&](auto& out) { ecmeta::decode_into(json_with(id), out); });
+    }
+    // JSON's own: escapes, control characters, and a string the input ends in.
+    for (const std::string id : {R"(\u00e9x)", R"(a\"b)", "tab\there", R"(\ud83d\ude00)", R"(\ud83d)"}) {
+        INFO(id);
+        same_as_fresh([&] { return ecmeta::decode<ECMooncakeLoadSpec>(json_with(id)); },
+                      [&](auto& out) { ecmeta::decode_into(json_with(id), out); });
+    }
+    for (const std::string cut : {R"({"mm_hash":"abcdefghij)", R"({"mm_hash":"abcdefghij\)"}) {
+        INFO(cut);
+        same_as_fresh([&] { return ecmeta::decode<ECMooncakeLoadSpec>(cut); },
+                      [&](auto& out) { ecmeta::decode_into(cut, out); });
+    }
+}
+
 TEST_CASE("release_thread_buffers frees the elements kept for reuse, and decoding goes on", "[decode_into]") {
     const ECMooncakeConnectorMetadata big = step(200, "x");
     const ECMooncakeConnectorMetadata small = step(2, "x");

@@ -190,6 +190,68 @@ TEST_CASE("a key names a field only when every byte matches", "[decode]") {
     }
 }
 
+TEST_CASE("the key expected next names its field only when every byte matches, near the input's end or not",
+          "[decode]") {
+    // The decoder tells the reader which key canonical input has next: each field after the one
+    // before it, with 16 bytes or more left to read at once, or fewer.
+    const std::array<std::string_view, 5> fields{"loaded", "failed_loads", "reclaimed", "pending_saves",
+                                                 "failed_saves"};
+    const auto value_of = [](std::string_view name) { return name == "pending_saves" ? "true" : "[\"a\"]"; };
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+        const std::string_view name = fields[k];
+        const std::string before =
+            k == 0 ? "{" : "{\"" + std::string{fields[k - 1]} + "\":" + value_of(fields[k - 1]) + ",";
+        for (const std::string padding : {"", "                    "}) {
+            const auto object = [&](std::string_view key) {
+                return before + "\"" + std::string{key} + "\":" + value_of(name) + padding + "}";
+            };
+            const auto w = ecmeta::decode<ECMooncakeWorkerMetadata>(object(name), {.reject_unknown_keys = true});
+            CHECK(ecmeta::encode(w) ==
+                  ecmeta::encode(ecmeta::decode<ECMooncakeWorkerMetadata>(nlohmann::json::parse(object(name)).dump())));
+            CHECK(w != ECMooncakeWorkerMetadata{});
+            // The same key with an escape names the same field.
+            std::string escaped = "\\u00" + std::string{"0123456789abcdef"}.substr(name[0] >> 4, 1) +
+                                  std::string{"0123456789abcdef"}.substr(name[0] & 15, 1) + std::string{name.substr(1)};
+            CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(object(escaped), {.reject_unknown_keys = true}) == w);
+            for (const std::string& key : {std::string{name} + "x", std::string{name.substr(0, name.size() - 1)},
+                                           std::string{name.substr(1)}, "x" + std::string{name}}) {
+                INFO(object(key));
+                CHECK_THAT(error_of<ECMooncakeWorkerMetadata>(object(key), {.reject_unknown_keys = true}),
+                           ContainsSubstring("unknown key"));
+            }
+        }
+    }
+}
+
+TEST_CASE("integers of every length read as their digits say, however much input follows", "[decode]") {
+    constexpr std::string_view rest = R"("mm_hash":"h","dtype":"int16","transfer_id":"t")";
+    std::string digits = "1";
+    for (int length = 1; length <= 20; ++length, digits += std::to_string(length % 10)) {
+        const std::uint64_t n = std::stoull(digits);
+        const std::string extent = digits.substr(0, 18);  // fits int64
+        // Last in the input (fewer than 8 bytes follow), or followed by more.
+        for (const std::string after : {"", " ", "                "}) {
+            for (const bool last : {true, false}) {
+                const std::string number = "\"nbytes\":" + digits + after;
+                const std::string shape = "\"shape\":[" + extent + after + "," + digits.substr(0, 7) + after + "]";
+                const std::string text = last ? "{" + std::string{rest} + "," + shape + "," + number + "}"
+                                              : "{" + number + "," + shape + "," + std::string{rest} + "}";
+                INFO(text);
+                const auto l = ecmeta::decode<ECMooncakeLoadSpec>(text);
+                CHECK(l.nbytes == n);
+                CHECK(l.shape == std::vector<std::int64_t>{std::stoll(extent), std::stoll(digits.substr(0, 7))});
+            }
+        }
+    }
+    // What follows the digits is read as before: a leading zero, a letter, a fraction.
+    const auto with = [&](std::string_view number) {
+        return "{" + std::string{rest} + R"(,"shape":[],"nbytes":)" + std::string{number} + "}";
+    };
+    CHECK_THROWS_AS(ecmeta::decode<ECMooncakeLoadSpec>(with("01234567")), ecmeta::decode_error);
+    CHECK_THROWS_AS(ecmeta::decode<ECMooncakeLoadSpec>(with("1234567x")), ecmeta::decode_error);
+    CHECK_THAT(error_of<ECMooncakeLoadSpec>(with("1234567.5")), ContainsSubstring("got float 1234567.5"));
+}
+
 TEST_CASE("an error's message is what() without its pointer", "[decode]") {
     const auto e = decode_failure([] { static_cast<void>(ecmeta::decode<ECMooncakeLoadSpec>(R"({"nbytes": -1})")); });
     CHECK(e.pointer() == "/nbytes");

@@ -55,6 +55,31 @@ TEST_CASE("integers in any width are accepted when their value fits", "[msgpack]
     CHECK(l.shape == std::vector<std::int64_t>{3, 2});
 }
 
+TEST_CASE("every integer width reads its big-endian bytes", "[msgpack]") {
+    // {"nbytes": n} in each unsigned and signed width, n the largest value it holds (signed: the
+    // largest non-negative one).
+    const std::vector<std::pair<std::uint8_t, std::size_t>> widths{{0xCC, 1}, {0xCD, 2}, {0xCE, 4}, {0xCF, 8},
+                                                                   {0xD0, 1}, {0xD1, 2}, {0xD2, 4}, {0xD3, 8}};
+    for (const auto& [tag, size] : widths) {
+        const bool sign = tag >= 0xD0;
+        for (const std::uint8_t fill : std::array<std::uint8_t, 3>{0x01, 0x5A, 0xFF}) {
+            auto in = nlohmann::ordered_json::to_msgpack(
+                nlohmann::ordered_json::parse(R"({"mm_hash":"h","shape":[],"dtype":"d","transfer_id":"t"})"));
+            in[0] = 0x85;  // a fifth pair follows
+            const auto key = bytes({0xA6, 'n', 'b', 'y', 't', 'e', 's', tag});
+            in.insert(in.end(), key.begin(), key.end());
+            std::uint64_t n = 0;
+            for (std::size_t i = 0; i < size; ++i) {
+                const std::uint8_t b = i == 0 && sign ? static_cast<std::uint8_t>(fill & 0x7F) : fill;
+                in.push_back(b);
+                n = (n << 8U) | b;
+            }
+            INFO(int{tag} << " " << int{fill});
+            CHECK(ecmeta::decode_msgpack<ECMooncakeLoadSpec>(in).nbytes == n);
+        }
+    }
+}
+
 TEST_CASE("MessagePack values with no place in the schema are refused with a pointer", "[msgpack]") {
     // {"loaded": [<x>]}
     const auto with = [](std::initializer_list<int> x) {
@@ -92,6 +117,49 @@ TEST_CASE("truncated input and trailing bytes are errors with an offset", "[msgp
     longer.push_back(0xC0);
     const auto e = msgpack_failure<ECMooncakeConnectorMetadata>(longer);
     CHECK(e.offset() == std::optional<std::size_t>{full.size()});
+}
+
+TEST_CASE("the key expected next names its field only when every byte matches, in any string form", "[msgpack]") {
+    const std::array<std::string, 5> fields{"loaded", "failed_loads", "reclaimed", "pending_saves", "failed_saves"};
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+        const std::string& name = fields[k];
+        for (const std::size_t padding : {0, 20}) {  // fewer than 16 bytes left at the key, or more
+            const auto object = [&](const std::string& key) {
+                nlohmann::ordered_json j = nlohmann::ordered_json::object();
+                if (k != 0) {
+                    j[fields[k - 1]] = fields[k - 1] == "pending_saves" ? nlohmann::ordered_json(true)
+                                                                        : nlohmann::ordered_json::array({"a"});
+                }
+                j[key] = name == "pending_saves" ? nlohmann::ordered_json(true) : nlohmann::ordered_json::array({"a"});
+                auto bytes = nlohmann::ordered_json::to_msgpack(j);
+                if (padding != 0) {  // an unknown key last, holding a long string
+                    bytes[0] = static_cast<std::uint8_t>(bytes[0] + 1);
+                    const auto tail = nlohmann::ordered_json::to_msgpack(std::string(padding, 'p'));
+                    bytes.insert(bytes.end(), {0xA1, 'z'});
+                    bytes.insert(bytes.end(), tail.begin(), tail.end());
+                }
+                return bytes;
+            };
+            const auto w = ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(object(name));
+            CHECK(w != ECMooncakeWorkerMetadata{});
+            // The same key as a str8, not the smallest form, names the same field.
+            auto str8 = object(name);
+            const auto at = static_cast<std::size_t>(std::search(str8.begin(), str8.end(), name.begin(), name.end()) -
+                                                     str8.begin()) -
+                            1;
+            str8[at] = 0xD9;
+            str8.insert(str8.begin() + static_cast<std::ptrdiff_t>(at) + 1, static_cast<std::uint8_t>(name.size()));
+            CHECK(ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(str8) == w);
+            for (const std::string& key : {name + "x", name.substr(0, name.size() - 1), name.substr(1), "x" + name}) {
+                INFO(key);
+                const auto e = decode_failure([&] {
+                    static_cast<void>(
+                        ecmeta::decode_msgpack<ECMooncakeWorkerMetadata>(object(key), {.reject_unknown_keys = true}));
+                });
+                CHECK(e.pointer() == "/" + key);
+            }
+        }
+    }
 }
 
 TEST_CASE("unknown keys are skipped whatever they hold, strict mode refuses them", "[msgpack]") {

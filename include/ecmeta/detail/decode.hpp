@@ -34,6 +34,7 @@
 #include "form.hpp"
 #include "id_order.hpp"
 #include "inline.hpp"
+#include "key_pattern.hpp"
 #include "messages.hpp"
 #include "schema.hpp"
 #include "storage.hpp"
@@ -81,8 +82,7 @@ void reset_in_place(T& value, Keep& keep) {
 
 // A pull reader: what the decoder reads a source through, the protocol a new format implements
 // (R::value is the reader's handle on one value: an element of a DOM, or nothing for a stream
-// that is read in order): (R::value is the reader's handle on one value: an element of a DOM,
-// or nothing for a stream that is read in order):
+// that is read in order):
 //   string(v) -> std::string_view      u64(v) -> std::uint64_t      boolean(v) -> bool
 //   null(v) -> bool (true: it was null, consumed)
 //   array(v) -> R::array_cursor        next(array_cursor&, value&) -> bool (false: no more)
@@ -96,6 +96,10 @@ void reset_in_place(T& value, Keep& keep) {
 //       fill the input's bytes left)
 //   reserve_ids(array_cursor, id_set&)  skip(v)  finish(): nothing may follow the root
 //   stop(): puts the read position at the end, where every read stops
+//   optional, for speed: string_into(v, std::string&) -> length, the string read into a string
+//       (a stream can copy as it scans); R::pattern_of(name) -> key_pattern and
+//       next(object_cursor&, key, value&, const key_pattern&): next() told the key canonical input
+//       has next, which it may match without a scan (key is then the pattern's name)
 //   failed() -> bool, and the fault_state<names_errors> it comes from (fault.hpp): where the value
 //       is not of the type read or the input is not well-formed, the reader records a fault and
 //       from then on returns at once from every read, and next() returns false. names_errors: a
@@ -214,16 +218,18 @@ private:
     template <class T>
     void read_as(value v, T& out, mark& m) {
         constexpr form f = form_of<T>();
-        if constexpr (f == form::string) {
+        if constexpr (f == form::string && requires { r_.string_into(v, out); }) {
+            keep_.saw_length(m, r_.string_into(v, out));
+        } else if constexpr (f == form::string) {
             const std::string_view s = r_.string(v);
             keep_.saw_length(m, s.size());
-            if (s.size() <= out.capacity()) {
-                // In its storage: a length and a copy, not assign's general replace (the input
-                // never lies inside the value decoded into).
-                out.resize(s.size());
+            if (s.size() <= out.size()) {
+                // In its storage: a copy and a cut, not assign's general replace (the input never
+                // lies inside the value decoded into).
                 if (!s.empty()) {
                     std::memcpy(out.data(), s.data(), s.size());
                 }
+                out.erase(s.size());
             } else {
                 out.assign(s);
             }
@@ -311,11 +317,20 @@ private:
             }
         }();
         std::uint32_t seen = 0;
-        std::size_t last = field_count<S>() - 1;  // canonical input: the next declared key comes next
+        constexpr std::size_t n = field_count<S>();
+        std::size_t last = n - 1;  // canonical input: the next declared key comes next
         std::string_view key;
         value field{};
-        while (r_.next(c, key, field)) {  // an error in a key, or in what is skipped, is the object's
-            const std::size_t i = find_key<S>(key, last);
+        const auto next = [&] {  // an error in a key, or in what is skipped, is the object's
+            if constexpr (requires { R::pattern_of(key); }) {
+                return r_.next(c, key, field, key_patterns<S>[last + 1 == n ? 0 : last + 1]);
+            } else {
+                return r_.next(c, key, field);
+            }
+        };
+        while (next()) {
+            const std::size_t predicted = last + 1 == n ? 0 : last + 1;
+            const std::size_t i = key.data() == names<S>[predicted].data() ? predicted : find_key<S>(key, last);
             if (i == field_count<S>()) {
                 r_.unknown_key(key);  // first, as a key is read whole before it is looked up
                 if (strict_) {
@@ -342,6 +357,16 @@ private:
     template <class S>
     static constexpr auto names = std::apply(
         [](const auto&... fs) { return std::array<std::string_view, sizeof...(fs)>{fs.name...}; }, schema<S>::fields);
+
+    // Each field's key as the reader matches it (an optional part of the protocol).
+    template <class S>
+    static constexpr auto key_patterns = [] {
+        std::array<key_pattern, field_count<S>()> patterns{};
+        for (std::size_t i = 0; i != patterns.size(); ++i) {
+            patterns[i] = R::pattern_of(names<S>[i]);
+        }
+        return patterns;
+    }();
 
     template <class S>
     static constexpr auto member_names = std::apply(

@@ -10,6 +10,9 @@
 #include <string_view>
 #include <type_traits>
 
+#include "inline.hpp"
+#include "simd.hpp"
+
 namespace ecmeta::inline ECMETA_ABI::detail {
 
 // Length of the valid sequence starting at s[i] (which is >= 0x80), or 0 if it is invalid.
@@ -76,7 +79,73 @@ namespace ecmeta::inline ECMETA_ABI::detail {
     return i;
 }
 
+// Whether every byte of s is ASCII: its words or'ed together, the last overlapping the one before.
+// Inlined, for the ids a MessagePack string mostly is.
+[[nodiscard]] ECMETA_INLINE bool all_ascii(std::string_view s) noexcept {
+    std::uint64_t seen = 0;
+    if (s.size() >= 8) {
+        const auto word = [&](std::size_t at) ECMETA_INLINE_LAMBDA {
+            std::uint64_t w = 0;
+            std::memcpy(&w, s.data() + at, sizeof w);
+            return w;
+        };
+        for (std::size_t i = 0; i + 8 < s.size(); i += 8) {
+            seen |= word(i);
+        }
+        seen |= word(s.size() - 8);
+    } else {
+        for (const char c : s) {
+            seen |= static_cast<unsigned char>(c);
+        }
+    }
+    return (seen & 0x8080808080808080U) == 0;
+}
+
+// Copies n bytes and says whether all are ASCII, in one pass: 16 bytes at a time (SSE2), or 8,
+// the last block overlapping the one before it; never a byte past either end.
+[[nodiscard]] inline bool copy_ascii(const char* in, std::size_t n, void* to) noexcept {
+    auto* const out = static_cast<unsigned char*>(to);
+#if ECMETA_X86_64
+    if (n >= 16) {
+        __m128i any = _mm_setzero_si128();
+        const auto block = [&](std::size_t at) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + at));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + at), v);
+            any = _mm_or_si128(any, v);
+        };
+        for (std::size_t at = 0; at + 16 <= n; at += 16) {
+            block(at);
+        }
+        block(n - 16);
+        return _mm_movemask_epi8(any) == 0;
+    }
+#endif
+    constexpr std::uint64_t high = 0x8080808080808080U;
+    std::uint64_t any = 0;
+    if (n >= 8) {
+        const auto word = [&](std::size_t at) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, in + at, sizeof w);
+            std::memcpy(out + at, &w, sizeof w);
+            any |= w;
+        };
+        for (std::size_t at = 0; at + 8 <= n; at += 8) {
+            word(at);
+        }
+        word(n - 8);
+        return (any & high) == 0;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        out[i] = static_cast<unsigned char>(in[i]);
+        any |= out[i];
+    }
+    return (any & 0x80U) == 0;
+}
+
 [[nodiscard]] constexpr bool is_utf8(std::string_view s) noexcept {
+    if (!std::is_constant_evaluated() && all_ascii(s)) {
+        return true;
+    }
     for (std::size_t i = ascii_length(s); i != s.size(); i += ascii_length(s.substr(i))) {
         const std::size_t n = utf8_sequence(s, i);
         if (n == 0) {

@@ -9,6 +9,7 @@
 #include "../../version.hpp"
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -19,6 +20,7 @@
 #include "../../id_set.hpp"
 #include "../fault.hpp"
 #include "../inline.hpp"
+#include "../key_pattern.hpp"
 #include "../messages.hpp"
 #include "../utf8.hpp"
 #include "scan.hpp"
@@ -35,6 +37,40 @@ static_assert(overflow_digits.size() == 309);
 
 [[nodiscard]] constexpr bool is_digit(char c) noexcept {
     return c >= '0' && c <= '9';
+}
+
+inline constexpr std::array<std::uint64_t, 8> powers_of_ten{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+
+// How many decimal digits begin [p, end), when 8 bytes are there to read at once on a little-endian
+// processor (8 meaning 8 or more); else 0, and the caller reads them a digit at a time.
+[[nodiscard]] inline std::size_t leading_digits(const char* p, const char* end) noexcept {
+    if constexpr (std::endian::native == std::endian::little) {
+        if (end - p >= 8) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, p, sizeof w);
+            const std::uint64_t x = w ^ 0x3030303030303030U;  // a digit's byte becomes its value
+            // A byte's high bit set where it is not a digit: its value is 10 or more (no carry
+            // crosses bytes, as each is at most 0x7F + 0x76), or its own high bit is set.
+            const std::uint64_t not_digit =
+                (((x & 0x7F7F7F7F7F7F7F7FU) + 0x7676767676767676U) | x) & 0x8080808080808080U;
+            return not_digit == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(not_digit)) / 8;
+        }
+    }
+    static_cast<void>(p);
+    static_cast<void>(end);
+    return 0;
+}
+
+// The value of the d (1 to 7) digits at p, which leading_digits counted: they are moved to the top
+// of the word, as if led by zeros, and the eight combined in three multiplications.
+[[nodiscard]] inline std::uint64_t digits_value(const char* p, std::size_t d) noexcept {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, sizeof w);
+    w = ((w ^ 0x3030303030303030U) << (8 * (8 - d)));
+    w = (w * 10) + (w >> 8);  // pairs of digits
+    return (((w & 0x000000FF000000FFU) * 0x000F424000000064U) +
+            (((w >> 16) & 0x000000FF000000FFU) * 0x0000271000000001U)) >>
+           32;
 }
 
 // Whether the number written in [first, last) (by JSON's grammar) is at least overflow_digits'
@@ -171,12 +207,38 @@ public:
         return read_string<true>();
     }
 
+    // The string at the read position, into out: scanned and copied in one pass when it is no longer
+    // than what out holds (a kept value's string, from an earlier message), else read, then copied.
+    // Returns its length. out holds anything when the read fails.
+    ECMETA_INLINE std::size_t string_into(value v, std::string& out) {
+        whitespace();
+        if (out.size() >= 8 && p_ != end_ && *p_ == '"') {
+            const char* const start = p_ + 1;
+            const auto left = static_cast<std::size_t>(end_ - start);
+            const std::size_t n = plain_run(kernel_, start, out.size() < left ? out.size() : left, out.data());
+            if (n != left && start[n] == '"') [[likely]] {
+                out.erase(n);  // no longer than it was: a cut, not resize's call
+                p_ = start + n + 1;
+                return n;
+            }
+        }
+        const std::string_view s = string(v);
+        out.assign(s);
+        return s.size();
+    }
+
     std::uint64_t u64(value /*unused*/) {
         whitespace();
         const char* const at = p_;
         if (p_ != end_ && is_digit(*p_)) {
             auto n = static_cast<std::uint64_t>(*p_++ - '0');
             if (n != 0) {
+                // Up to 7 more digits at once where 8 bytes follow (a size, an extent); the rest,
+                // and longer numbers, a digit at a time.
+                if (const std::size_t d = leading_digits(p_, end_); d != 0 && d != 8) {
+                    n = n * powers_of_ten[d] + digits_value(p_, d);
+                    p_ += d;
+                }
                 // 19 digits always fit; a 20th may, and a 21st never does.
                 const char* const most = end_ - at > 19 ? at + 19 : end_;
                 while (p_ != most && is_digit(*p_)) {
@@ -273,7 +335,14 @@ public:
     }
     // Reads the key and its ':'; the value reads its own whitespace.
     // After a fault the read position is at the end, where this says there is no more.
-    ECMETA_INLINE bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
+    // A field's key as canonical input spells it: in its quotes.
+    [[nodiscard]] static constexpr key_pattern pattern_of(std::string_view name) noexcept { return {name, "\"", "\""}; }
+
+    ECMETA_INLINE bool next(object_cursor& c, std::string_view& key, value& v) {
+        return next(c, key, v, key_pattern{});
+    }
+    // The same, told the key canonical input has next: matched, key is expected.name.
+    ECMETA_INLINE bool next(object_cursor& c, std::string_view& key, value& /*unused*/, const key_pattern& expected) {
         whitespace();
         if (!c.started) {
             c.started = true;
@@ -298,6 +367,12 @@ public:
         } else {
             fail(p_, message::json_syntax::object_next);
             return false;
+        }
+        if (end_ - p_ >= 16 && expected.matches(p_)) {
+            p_ += expected.size;
+            key = expected.name;
+            colon();
+            return !this->failed_;
         }
         key = read_key();
         return !this->failed_;
@@ -482,7 +557,9 @@ private:
     // ---- tokens -------------------------------------------------------------------------------
 
     ECMETA_INLINE void whitespace() noexcept {
-        while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) {
+        // One compare where there is none, as in canonical input.
+        while (p_ != end_ && static_cast<unsigned char>(*p_) <= ' ' &&
+               (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) {
             ++p_;
         }
     }
@@ -597,13 +674,17 @@ private:
     template <bool Keep = true>
     std::string_view read_key() {
         const std::string_view key = read_string<Keep>();
+        colon();
+        return this->failed_ ? std::string_view{} : key;
+    }
+    // The ':' after a key.
+    ECMETA_INLINE void colon() {
         whitespace();
         if (p_ == end_ || *p_ != ':') {
             fail(p_, message::json_syntax::colon);
-            return {};
+            return;
         }
         ++p_;
-        return key;
     }
 
     // The string at the read position (its '"'), checked: escapes, control characters, UTF-8.

@@ -18,6 +18,7 @@
 #include "../../id_set.hpp"
 #include "../fault.hpp"
 #include "../inline.hpp"
+#include "../key_pattern.hpp"
 #include "../messages.hpp"
 #include "../utf8.hpp"
 #include "tags.hpp"
@@ -75,6 +76,34 @@ public:
         return text(number(h));
     }
 
+    // The string at the read position, into out: copied and checked in one pass when it is no
+    // longer than what out holds (a kept value's string), else checked, then copied. Returns its
+    // length. out holds anything when the read fails.
+    std::size_t string_into(value v, std::string& out) {
+        const std::size_t at = pos_;
+        const header_form h = header();
+        if (h.kind != family::str) {
+            mismatch(at);
+            return 0;
+        }
+        const std::uint64_t n = number(h);
+        if (n > out.size() || n > in_.size() - pos_) {
+            pos_ = at;
+            const std::string_view s = string(v);
+            out.assign(s);
+            return s.size();
+        }
+        const auto* const s = reinterpret_cast<const char*>(in_.data() + pos_);
+        const auto size = static_cast<std::size_t>(n);
+        if (!copy_ascii(s, size, out.data()) && !is_utf8({s, size})) [[unlikely]] {
+            fail(pos_, message::not_utf8);
+            return 0;
+        }
+        pos_ += size;
+        out.erase(size);
+        return size;
+    }
+
     std::uint64_t u64(value /*unused*/) {
         const std::size_t at = pos_;
         const header_form h = header();
@@ -122,14 +151,30 @@ public:
         return true;
     }
 
+    // A field's key as canonical input spells it: a fixstr (names are short), then the name.
+    [[nodiscard]] static constexpr key_pattern pattern_of(std::string_view name) noexcept {
+        if (name.size() > 31) {
+            return {};
+        }
+        const char lead[1] = {static_cast<char>(0xA0U | name.size())};
+        return {name, {lead, 1}, {}};
+    }
+
     // The key's bytes, not yet checked: a key that names a field is ASCII, so only a key that
     // names none is checked, by unknown_key.
     // After a fault the read position is at the end, where no key can be read: no more.
-    bool next(object_cursor& c, std::string_view& key, value& /*unused*/) {
+    bool next(object_cursor& c, std::string_view& key, value& v) { return next(c, key, v, key_pattern{}); }
+    // The same, told the key canonical input has next: matched, key is expected.name.
+    ECMETA_INLINE bool next(object_cursor& c, std::string_view& key, value& /*unused*/, const key_pattern& expected) {
         if (c.left == 0) {
             return false;
         }
         --c.left;
+        if (in_.size() - pos_ >= 16 && expected.matches(in_.data() + pos_)) {
+            pos_ += expected.size;
+            key = expected.name;
+            return true;
+        }
         const std::size_t at = pos_;
         const header_form h = header();
         if (h.kind != family::str) {
@@ -388,12 +433,29 @@ private:
             truncated(n);
             return 0;
         }
-        std::uint64_t v = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            v = (v << 8U) | in_[pos_ + i];
-        }
+        const std::uint8_t* const b = in_.data() + pos_;
         pos_ += n;
-        return v;
+        // Each width spelled out: the compiler makes one load (and a byte swap) of each.
+        const auto be = [b]<std::size_t Width>() ECMETA_INLINE_LAMBDA {
+            std::uint64_t v = 0;
+            for (std::size_t i = 0; i < Width; ++i) {
+                v = (v << 8U) | b[i];
+            }
+            return v;
+        };
+        static_assert(std::ranges::all_of(header_forms, [](const header_form& h) {
+            return h.size == 0 || h.size == 1 || h.size == 2 || h.size == 4 || h.size == 8;
+        }));
+        switch (n) {
+            case 1:
+                return b[0];
+            case 2:
+                return be.template operator()<2>();
+            case 4:
+                return be.template operator()<4>();
+            default:
+                return be.template operator()<8>();  // the only other width a header has
+        }
     }
 
     std::span<const std::uint8_t> in_;

@@ -15,7 +15,6 @@
 #include "../../error.hpp"
 #include "../messages.hpp"
 #include "../out_buffer.hpp"
-#include "../simd.hpp"  // ECMETA_X86_64
 #include "../utf8.hpp"
 #include "../visit.hpp"
 #include "tags.hpp"
@@ -125,46 +124,6 @@ private:
     [[nodiscard]] std::uint8_t* str_header(std::uint8_t* p, std::size_t n) noexcept {
         return msgpack_tag::str_head(
             n, [&](auto h) ECMETA_INLINE_LAMBDA { return put_length(p, h, msgpack_tag::fixstr, n); });
-    }
-
-    // Copies n bytes and says whether all are ASCII, in one pass: 16 bytes at a time (SSE2), or 8,
-    // the last block overlapping the one before it; never a byte past either end.
-    [[nodiscard]] static bool copy_ascii(const char* in, std::size_t n, std::uint8_t* out) noexcept {
-#if ECMETA_X86_64
-        if (n >= 16) {
-            __m128i any = _mm_setzero_si128();
-            const auto block = [&](std::size_t at) {
-                const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + at));
-                _mm_storeu_si128(reinterpret_cast<__m128i*>(out + at), v);
-                any = _mm_or_si128(any, v);
-            };
-            for (std::size_t at = 0; at + 16 <= n; at += 16) {
-                block(at);
-            }
-            block(n - 16);
-            return _mm_movemask_epi8(any) == 0;
-        }
-#endif
-        constexpr std::uint64_t high = 0x8080808080808080U;
-        std::uint64_t any = 0;
-        if (n >= 8) {
-            const auto word = [&](std::size_t at) {
-                std::uint64_t w = 0;
-                std::memcpy(&w, in + at, sizeof w);
-                std::memcpy(out + at, &w, sizeof w);
-                any |= w;
-            };
-            for (std::size_t at = 0; at + 8 <= n; at += 8) {
-                word(at);
-            }
-            word(n - 8);
-            return (any & high) == 0;
-        }
-        for (std::size_t i = 0; i < n; ++i) {
-            out[i] = static_cast<std::uint8_t>(in[i]);
-            any |= out[i];
-        }
-        return (any & 0x80U) == 0;
     }
 
     using writer_base<Container, std::uint8_t>::out_;
