@@ -6226,7 +6226,7 @@ public:
     // The string at the read position, into out: copied and checked in one pass when it is no
     // longer than what out holds (a kept value's string), else checked, then copied. Returns its
     // length. out holds anything when the read fails.
-    std::size_t string_into(value v, std::string& out) {
+    std::size_t string_into(value /*unused*/, std::string& out) {
         const std::size_t at = pos_;
         const header_form h = header();
         if (h.kind != family::str) {
@@ -6235,8 +6235,7 @@ public:
         }
         const std::uint64_t n = number(h);
         if (n > out.size() || n > in_.size() - pos_) {
-            pos_ = at;
-            const std::string_view s = string(v);
+            const std::string_view s = text(n);
             out.assign(s);
             return s.size();
         }
@@ -6550,7 +6549,7 @@ private:
             return {};
         }
         const std::string_view s{reinterpret_cast<const char*>(in_.data() + at), static_cast<std::size_t>(n)};
-        if (!is_utf8(s)) {
+        if (!all_ascii(s) && !is_utf8(s)) {
             fail(at, message::not_utf8);
             return {};
         }
