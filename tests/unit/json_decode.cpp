@@ -210,8 +210,10 @@ TEST_CASE("the key expected next names its field only when every byte matches, n
                   ecmeta::encode(ecmeta::decode<ECMooncakeWorkerMetadata>(nlohmann::json::parse(object(name)).dump())));
             CHECK(w != ECMooncakeWorkerMetadata{});
             // The same key with an escape names the same field.
-            std::string escaped = "\\u00" + std::string{"0123456789abcdef"}.substr(name[0] >> 4, 1) +
-                                  std::string{"0123456789abcdef"}.substr(name[0] & 15, 1) + std::string{name.substr(1)};
+            const auto first = static_cast<unsigned char>(name[0]);
+            const std::string_view hex = "0123456789abcdef";
+            const std::string escaped =
+                "\\u00" + std::string{hex[first >> 4U]} + hex[first & 15U] + std::string{name.substr(1)};
             CHECK(ecmeta::decode<ECMooncakeWorkerMetadata>(object(escaped), {.reject_unknown_keys = true}) == w);
             for (const std::string& key : {std::string{name} + "x", std::string{name.substr(0, name.size() - 1)},
                                            std::string{name.substr(1)}, "x" + std::string{name}}) {

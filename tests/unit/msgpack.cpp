@@ -123,7 +123,8 @@ TEST_CASE("the key expected next names its field only when every byte matches, i
     const std::array<std::string, 5> fields{"loaded", "failed_loads", "reclaimed", "pending_saves", "failed_saves"};
     for (std::size_t k = 0; k < fields.size(); ++k) {
         const std::string& name = fields[k];
-        for (const std::size_t padding : {0, 20}) {  // fewer than 16 bytes left at the key, or more
+        for (const std::size_t padding :
+             {std::size_t{0}, std::size_t{20}}) {  // fewer than 16 bytes left at the key, or more
             const auto object = [&](const std::string& key) {
                 nlohmann::ordered_json j = nlohmann::ordered_json::object();
                 if (k != 0) {
