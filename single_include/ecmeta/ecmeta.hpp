@@ -3145,20 +3145,18 @@ private:
             }
         }();
         std::uint32_t seen = 0;
-        constexpr std::size_t n = field_count<S>();
-        std::size_t last = n - 1;  // canonical input: the next declared key comes next
+        std::size_t expected = 0;  // canonical input: the field declared after the last one read
         std::string_view key;
         value field{};
         const auto next = [&] {  // an error in a key, or in what is skipped, is the object's
             if constexpr (requires { R::pattern_of(key); }) {
-                return r_.next(c, key, field, key_patterns<S>[last + 1 == n ? 0 : last + 1]);
+                return r_.next(c, key, field, key_patterns<S>[expected]);
             } else {
                 return r_.next(c, key, field);
             }
         };
         while (next()) {
-            const std::size_t predicted = last + 1 == n ? 0 : last + 1;
-            const std::size_t i = key.data() == names<S>[predicted].data() ? predicted : find_key<S>(key, last);
+            const std::size_t i = key.data() == names<S>[expected].data() ? expected : find_key<S>(key, expected);
             if (i == field_count<S>()) {
                 r_.unknown_key(key);  // first, as a key is read whole before it is looked up
                 if (strict_) {
@@ -3168,7 +3166,7 @@ private:
                 continue;
             }
             seen |= std::uint32_t{1} << i;
-            last = i;
+            expected = i + 1 == field_count<S>() ? 0 : i + 1;
             within(names<S>[i], [&] { read_field(field, out, i, indices{}); });
         }
         if (r_.failed()) {
@@ -3204,11 +3202,11 @@ private:
         },
         schema<S>::fields);
 
-    // The field named `key`, trying the one declared after `last` first; field_count<S>() if none.
+    // The field named `key`, trying field `first` first; field_count<S>() if none.
     template <class S>
-    [[nodiscard]] ECMETA_INLINE static std::size_t find_key(std::string_view key, std::size_t last) noexcept {
+    [[nodiscard]] ECMETA_INLINE static std::size_t find_key(std::string_view key, std::size_t first) noexcept {
         constexpr std::size_t n = field_count<S>();
-        std::size_t i = last + 1 == n ? 0 : last + 1;
+        std::size_t i = first;
         for (std::size_t tried = 0; tried < n; ++tried, i = i + 1 == n ? 0 : i + 1) {
             if (same_bytes(names<S>[i], key)) {
                 return i;
