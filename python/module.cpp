@@ -1,6 +1,9 @@
 // ecmeta._ecmeta: the Python module's C++ half, on <ecmeta/pybind11.hpp>'s casters. The GIL is
-// released while C++ works on values already converted (the fold, encoding, decoding).
+// released while C++ works on values already converted (encoding, decoding, validation); the fold
+// of Python report objects works on their sets with CPython's set API.
 // SPDX-License-Identifier: Apache-2.0
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -132,6 +135,216 @@ py::object decode(py::handle data, py::handle type, Decode decode_into) {
     });
 }
 
+// ---- the fold of Python report objects ------------------------------------------------------
+// The reports' own sets folded by CPython's set API, as the Python fold would, by the rules of
+// fold_rules<W>: no id is converted to C++. An intersected set is one pass over the smallest
+// input probing the others; a united one is built once. The result is new: no input's set is
+// changed or handed back.
+
+namespace fold {
+
+namespace ed = ecmeta::detail;
+using ecmeta::detail::python::ref;
+
+enum class rule { intersect, unite, any };
+template <class C>
+constexpr rule kind(ed::intersected<C> /*unused*/) {
+    return rule::intersect;
+}
+template <class C>
+constexpr rule kind(ed::united<C> /*unused*/) {
+    return rule::unite;
+}
+template <class C>
+constexpr rule kind(ed::any_of<C> /*unused*/) {
+    return rule::any;
+}
+constexpr auto rules =
+    std::apply([](auto... r) { return std::array<rule, sizeof...(r)>{kind(r)...}; }, ed::fold_rules<W>::fields);
+constexpr std::size_t fields = rules.size();
+
+// The rules are in the schema's order, so that field i of one is field i of the other.
+template <std::size_t... I>
+consteval bool schema_order(std::index_sequence<I...> /*unused*/) {
+    return (ed::same_member(std::get<I>(ed::schema<W>::fields).member, std::get<I>(ed::fold_rules<W>::fields).member) &&
+            ...);
+}
+static_assert(schema_order(std::make_index_sequence<fields>{}));
+
+using report = std::array<ref, fields>;  // each field's value, null where the report lacks it
+
+ref checked(PyObject* made) {
+    if (made == nullptr) {
+        throw py::error_already_set();
+    }
+    return ref{made};
+}
+
+// Reads `r`'s fields as the casters do (a dict's keys, else attributes); false where anything is
+// off the way the fold takes it (no message; a field that is no set, list or tuple, or no bool; a
+// dataclass whose fields are not W's): the caller converts the reports then, which raises the
+// error in decode's words. The ids are taken as the sets hold them, as the Python fold takes
+// them: checking that each is a str would read every id's object, which costs more than the fold
+// (docs/python.md). A Python exception from the object's own code is thrown.
+bool read(PyObject* r, report& out) {
+    const auto& names = ecmeta::detail::python::field_names<W>();
+    const bool dict = PyDict_Check(r);
+    if (ecmeta::detail::python::scalar_or_text(r)) {
+        return false;
+    }
+    if (!dict) {
+        bool error = false;
+        if (!ecmeta::detail::python::readable_from<W>(Py_TYPE(r), error).empty() || error) {
+            PyErr_Clear();
+            return false;
+        }
+    }
+    for (std::size_t i = 0; i < fields; ++i) {
+        if (dict) {
+            out[i] = ref::borrow(PyDict_GetItemWithError(r, names[i]));
+        } else {
+            out[i].reset(PyObject_GetAttr(r, names[i]));
+            if (!out[i] && PyErr_ExceptionMatches(PyExc_AttributeError) != 0) {
+                PyErr_Clear();  // not there: its default
+            }
+        }
+        if (!out[i]) {
+            if (PyErr_Occurred() != nullptr) {
+                throw py::error_already_set();
+            }
+            continue;
+        }
+        PyObject* v = out[i].get();
+        if (rules[i] == rule::any) {
+            if (!PyBool_Check(v)) {
+                return false;
+            }
+            continue;
+        }
+        if (PyList_Check(v) || PyTuple_Check(v)) {
+            out[i].reset(PySet_New(v));  // ids as the casters take them
+            if (!out[i]) {
+                throw py::error_already_set();
+            }
+        } else if (!PyAnySet_Check(v)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The ids every set has: the smallest probed against the others.
+ref intersection(const std::vector<PyObject*>& sets) {
+    ref out = checked(PySet_New(nullptr));
+    if (sets.empty()) {
+        return out;
+    }
+    PyObject* smallest = sets.front();
+    for (PyObject* s : sets) {
+        smallest = PySet_GET_SIZE(s) < PySet_GET_SIZE(smallest) ? s : smallest;
+    }
+    const ref ids = checked(PyObject_GetIter(smallest));
+    for (ref id{PyIter_Next(ids.get())}; id; id.reset(PyIter_Next(ids.get()))) {
+        bool everywhere = true;
+        for (PyObject* s : sets) {
+            if (s == smallest) {
+                continue;
+            }
+            const int in = PySet_Contains(s, id.get());
+            if (in < 0) {
+                throw py::error_already_set();
+            }
+            if (in == 0) {
+                everywhere = false;
+                break;
+            }
+        }
+        if (everywhere && PySet_Add(out.get(), id.get()) != 0) {
+            throw py::error_already_set();
+        }
+    }
+    if (PyErr_Occurred() != nullptr) {
+        throw py::error_already_set();
+    }
+    return out;
+}
+
+// The ids any set has.
+ref union_of(const std::vector<PyObject*>& sets) {
+    ref out = checked(PySet_New(nullptr));
+    for (PyObject* s : sets) {
+        if (PySet_GET_SIZE(s) != 0) {
+            checked(PyNumber_InPlaceOr(out.get(), s));  // set |= s: merges by the stored hashes
+        }
+    }
+    return out;
+}
+
+// The fold, or null where a report is off the way it takes them (read()).
+std::optional<py::object> of(py::handle reports) {
+    PyObject* list = reports.ptr();
+    if (!PyList_Check(list) && !PyTuple_Check(list)) {
+        return std::nullopt;
+    }
+    std::vector<ref> held;  // the reports, held while their fields are read
+    std::vector<report> read_reports;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(list);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject* r = PySequence_Fast_GET_ITEM(list, i);
+        if (r == Py_None) {
+            continue;
+        }
+        held.push_back(ref::borrow(r));
+        if (!read(r, read_reports.emplace_back())) {
+            return std::nullopt;
+        }
+    }
+    if (read_reports.empty()) {
+        return py::none();
+    }
+    std::array<ref, fields> folded;
+    for (std::size_t i = 0; i < fields; ++i) {
+        if (rules[i] == rule::any) {
+            bool any = false;
+            for (const report& r : read_reports) {
+                any = any || r[i].get() == Py_True;
+            }
+            folded[i] = ref::borrow(any ? Py_True : Py_False);
+            continue;
+        }
+        std::vector<PyObject*> sets;
+        bool lacking = false;  // a report without the field has an empty set there
+        for (const report& r : read_reports) {
+            if (r[i]) {
+                sets.push_back(r[i].get());
+            } else {
+                lacking = true;
+            }
+        }
+        folded[i] =
+            rules[i] == rule::unite ? union_of(sets) : (lacking ? checked(PySet_New(nullptr)) : intersection(sets));
+    }
+    // The first report's class where it is a dataclass that passed the check, else the one in use.
+    PyObject* first = held.front().get();
+    PyObject* cls = reinterpret_cast<PyObject*>(Py_TYPE(first));
+    const int dataclass = PyDict_Check(first) ? 0 : ecmeta::detail::python::is_dataclass(cls);
+    if (dataclass < 0) {
+        throw py::error_already_set();
+    }
+    if (dataclass == 0) {
+        const ecmeta::detail::python::classes* in_use = ecmeta::detail::python::current_classes();
+        if (in_use == nullptr) {
+            throw py::error_already_set();
+        }
+        cls = in_use->worker;
+    }
+    return py::reinterpret_steal<py::object>(
+        checked(ecmeta::detail::python::instance_with(cls, ecmeta::detail::python::field_names<W>(), folded))
+            .release());
+}
+
+}  // namespace fold
+
 }  // namespace
 
 PYBIND11_MODULE(_ecmeta, m) {
@@ -141,17 +354,23 @@ PYBIND11_MODULE(_ecmeta, m) {
 
     m.def(
         "aggregate",
-        [](ranks reports) {
+        [](py::handle reports) -> py::object {
+            if (std::optional<py::object> folded = fold::of(reports)) {
+                return *folded;
+            }
+            // Off the way the fold takes them: converted, which raises the error in decode's words
+            // (and folded in C++ should it not).
+            ranks converted = ecmeta::python::from_python<ranks>(reports);
             std::optional<W> folded;
             {
                 const py::gil_scoped_release released;
-                folded = ecmeta::aggregate(std::move(reports));
+                folded = ecmeta::aggregate(std::move(converted));
             }
-            return folded;
+            return ecmeta::python::to_python(folded);
         },
         py::arg("reports"),
-        "The ranks' reports folded in rank order with aggregate, None skipped (a rank that said nothing); "
-        "None if no rank reported.");
+        "The ranks' reports folded in rank order with aggregate's rules, None skipped (a rank that said "
+        "nothing); None if no rank reported. Folds the reports' own sets; returns the first report's class.");
 
     m.def(
         "encode",
@@ -188,9 +407,13 @@ PYBIND11_MODULE(_ecmeta, m) {
         "validate",
         [](py::handle value, py::handle type) {
             return with_type(type, value, [&]<class T>(std::type_identity<T>) {
-                const T v = ecmeta::python::from_python<T>(value);
+                T v{};
+                bool type_error = false;
                 std::vector<ecmeta::problem> found;
-                {
+                if (auto error = ecmeta::python::try_from_python(value, v, type_error)) {
+                    // What does not convert is one problem: the conversion's first fault.
+                    found.push_back({std::string{error->pointer()}, std::string{error->message()}});
+                } else {
                     const py::gil_scoped_release released;
                     found = ecmeta::validate(v);
                 }
@@ -202,7 +425,8 @@ PYBIND11_MODULE(_ecmeta, m) {
             });
         },
         py::arg("value"), py::arg("type") = py::none(),
-        "What the running system would refuse in value, as (pointer, message) pairs in wire order.");
+        "What the running system would refuse in value, as (pointer, message) pairs in wire order; a value "
+        "that does not convert gives one pair, the conversion's error.");
 
     m.def(
         "json_schema",

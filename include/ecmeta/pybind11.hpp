@@ -17,17 +17,25 @@
 // exception's `pointer` attribute: "/loads/2/nbytes: expected non-negative integer, got integer -1".
 // Nothing half-converted is left behind.
 //
-// To Python: instances of the classes chosen for the four types. By default vLLM's
-// (vllm.distributed.ec_transfer.ec_connector.mooncake.metadata) when that module is already
-// loaded, looked up in sys.modules on first use and never imported; otherwise those of the
-// Python package `ecmeta`. use_classes chooses others. Each message is built as pickle builds
-// one (the class's __new__, then its fields set as pickle sets an object's state, without
-// __init__); id sets become sets, shapes tuples, lists lists. A string that is not UTF-8 (a value built in C++) raises
-// ecmeta.EncodeError naming its place.
+// To Python: instances of the classes in use for the four types: vLLM's
+// (vllm.distributed.ec_transfer.ec_connector.mooncake.metadata) while that module is in
+// sys.modules, looked up at each conversion and never imported; otherwise those of the Python
+// package `ecmeta`; or those use_classes chose. Each message is built as pickle builds one (the
+// class's __new__, then its fields set as pickle sets an object's state, without __init__); id
+// sets become sets, shapes tuples, lists lists. A string that is not UTF-8 (a value built in C++)
+// raises ecmeta.EncodeError naming its place.
 //
-// The casters stand beside pybind11/stl.h's: a list or an optional of rank reports uses the ones
-// here, so a report's errors name its rank ("/2/loaded/0"). Every call needs the GIL; release
-// it (pybind11::gil_scoped_release) only around work on values already converted.
+// Every dataclass, whether values are built as it or read from it, is first compared with the
+// schema (its fields' names, order, defaults); one that differs is refused with TypeError naming
+// what differs, never half-converted.
+//
+// By pybind11's rules, a caster declines (load() returns false, so the next overload is tried) an
+// object that is no message of its kind at all: None, a bool, a number, a str or bytes; a list,
+// tuple or set where one message is expected; an instance of another of the four classes. A
+// message-shaped object with a bad field raises. The casters of std::vector and std::optional of
+// the four types take over from pybind11/stl.h's, so an element's index stays in the pointer
+// ("/2/loaded/0"). Every call needs the GIL; release it (pybind11::gil_scoped_release) only
+// around work on values already converted.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -35,6 +43,9 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -43,6 +54,7 @@
 #include "detail/decode.hpp"
 #include "detail/encode.hpp"
 #include "detail/python/builder.hpp"
+#include "detail/python/classes.hpp"
 #include "detail/python/reader.hpp"
 #include "detail/storage.hpp"
 #include "id_set.hpp"
@@ -50,19 +62,29 @@
 
 namespace ecmeta::inline ECMETA_ABI::python {
 
-// Builds values on their way to Python as instances of these classes instead of the default, in
-// every extension module that shares pybind11's internals with this one; each is built as pickle
-// builds one.
+// Builds values on their way to Python as instances of these classes instead of those of vLLM or
+// ecmeta, in every extension module that shares pybind11's internals with this one, until
+// use_default_classes; each is built as pickle builds one. A dataclass among them whose fields are
+// not its type's raises TypeError naming what differs, and the classes in use stay as they were.
 inline void use_classes(pybind11::handle load, pybind11::handle push, pybind11::handle connector,
                         pybind11::handle worker) {
-    detail::python::forget_classes();
-    detail::python::chosen() = {load.inc_ref().ptr(), push.inc_ref().ptr(), connector.inc_ref().ptr(),
-                                worker.inc_ref().ptr()};
+    namespace py = ecmeta::detail::python;
+    const py::classes given{load.ptr(), push.ptr(), connector.ptr(), worker.ptr()};
+    bool error = false;
+    const std::string refused = py::refusal(given, error);
+    if (error) {
+        throw pybind11::error_already_set();
+    }
+    if (!refused.empty()) {
+        throw pybind11::type_error(refused);
+    }
+    py::choose({load.inc_ref().ptr(), push.inc_ref().ptr(), connector.inc_ref().ptr(), worker.inc_ref().ptr()}, nullptr,
+               true, {});
 }
 
-// Back to the default: chosen again on next use (vLLM's if loaded by then, else ecmeta's).
+// Back to the default: vLLM's classes while its module is loaded, else ecmeta's.
 inline void use_default_classes() {
-    detail::python::forget_classes();
+    ecmeta::detail::python::forget_choice();
 }
 
 namespace detail {
@@ -107,29 +129,75 @@ inline PyObject* error_class(bool decoding) {
     throw pybind11::error_already_set();
 }
 
+// Whether `source` is of T's kind at all, so that T's caster takes it (and raises if a field is
+// bad) rather than declining it for the next overload (the header's comment lists what is not).
+template <class T>
+[[nodiscard]] bool of_kind(PyObject* source) {
+    namespace py = ecmeta::detail::python;
+    if constexpr (ecmeta::detail::is_optional_v<T>) {
+        return source == Py_None || of_kind<typename T::value_type>(source);
+    } else if constexpr (ecmeta::detail::is_vector<T>::value) {
+        return PyList_Check(source) || PyTuple_Check(source);
+    } else if constexpr (std::is_same_v<T, id_set>) {
+        return PyList_Check(source) || PyTuple_Check(source) || PyAnySet_Check(source);
+    } else {
+        if (py::scalar_or_text(source)) {
+            return false;
+        }
+        // An instance of another message's class: that message's caster takes it.
+        const std::string_view name = py::type_name(reinterpret_cast<PyObject*>(Py_TYPE(source)));
+        bool other = false;
+        std::apply(
+            [&](auto... type) {
+                ((other = other ||
+                          (!std::is_same_v<decltype(type), T> && name == ecmeta::detail::schema<decltype(type)>::name)),
+                 ...);
+            },
+            py::message_types{});
+        return !other;
+    }
+}
+
 }  // namespace detail
 
-// The value `source` holds, as T: one of the four types, id_set, or a list (or optional) of them.
-// Throws pybind11::error_already_set with ecmeta.DecodeError or TypeError set.
+// The value `source` holds, as T (one of the four types, id_set, or a list or optional of them),
+// into `out`; or the error that says why it cannot be, with `out` left as T{}. `type_error` says
+// whether that error is a value of the wrong Python type (TypeError) rather than a wrong value.
+// Throws pybind11::error_already_set for a Python exception raised by the object's own code (a
+// property that raises), as it was raised.
 template <class T>
-[[nodiscard]] T from_python(pybind11::handle source) {
-    T out{};
+[[nodiscard]] std::optional<decode_error> try_from_python(pybind11::handle source, T& out, bool& type_error) {
     ecmeta::detail::python::reader reader{source.ptr()};
     ecmeta::detail::no_storage fresh;
     ecmeta::detail::read_document(reader, out, fresh, false);
-    if (reader.failed()) {
-        if (reader.raised()) {
-            reader.restore_error();
-            throw pybind11::error_already_set();
-        }
-        detail::raise(reader.wrong_type() ? PyExc_TypeError : detail::error_class(true),
-                      ecmeta::detail::to_error(reader.recorded()));
+    type_error = false;
+    if (!reader.failed()) {
+        return std::nullopt;
+    }
+    out = T{};
+    if (reader.raised()) {
+        reader.restore_error();
+        throw pybind11::error_already_set();
+    }
+    type_error = reader.wrong_type();
+    return ecmeta::detail::to_error(reader.recorded());
+}
+
+// The value `source` holds, as T. Throws pybind11::error_already_set with ecmeta.DecodeError or
+// TypeError set, or the object's own exception.
+template <class T>
+[[nodiscard]] T from_python(pybind11::handle source) {
+    T out{};
+    bool type_error = false;
+    if (auto error = try_from_python(source, out, type_error)) {
+        detail::raise(type_error ? PyExc_TypeError : detail::error_class(true), *error);
     }
     return out;
 }
 
 // value as a new Python object. Throws pybind11::error_already_set with ecmeta.EncodeError set for
-// a string that is not UTF-8, or the error that stopped the classes being found.
+// a string that is not UTF-8, TypeError where the classes in use do not match the schema, or the
+// error that stopped the classes being found.
 template <class T>
 [[nodiscard]] pybind11::object to_python(const T& value) {
     if constexpr (ecmeta::detail::is_optional_v<T>) {
@@ -165,6 +233,9 @@ template <class T>
     public:                                                                                    \
         PYBIND11_TYPE_CASTER(Type, const_name(Name));                                          \
         bool load(handle source, bool /*convert*/) {                                           \
+            if (!::ecmeta::python::detail::of_kind<Type>(source.ptr())) {                      \
+                return false;                                                                  \
+            }                                                                                  \
             value = ::ecmeta::python::from_python<Type>(source);                               \
             return true;                                                                       \
         }                                                                                      \
@@ -172,17 +243,21 @@ template <class T>
             return ::ecmeta::python::to_python(v).release();                                   \
         }                                                                                      \
     }
+// A message, and a list and an optional of it.
+#define ECMETA_PYBIND11_MESSAGE_CASTERS(Type, Name)              \
+    ECMETA_PYBIND11_CASTER(Type, Name);                          \
+    ECMETA_PYBIND11_CASTER(std::vector<Type>, "list[" Name "]"); \
+    ECMETA_PYBIND11_CASTER(std::optional<Type>, Name " | None")
 
 namespace pybind11::detail {
-ECMETA_PYBIND11_CASTER(::ecmeta::ECMooncakeLoadSpec, "ECMooncakeLoadSpec");
-ECMETA_PYBIND11_CASTER(::ecmeta::ECMooncakePushSpec, "ECMooncakePushSpec");
-ECMETA_PYBIND11_CASTER(::ecmeta::ECMooncakeConnectorMetadata, "ECMooncakeConnectorMetadata");
-ECMETA_PYBIND11_CASTER(::ecmeta::ECMooncakeWorkerMetadata, "ECMooncakeWorkerMetadata");
+ECMETA_PYBIND11_MESSAGE_CASTERS(::ecmeta::ECMooncakeLoadSpec, "ECMooncakeLoadSpec");
+ECMETA_PYBIND11_MESSAGE_CASTERS(::ecmeta::ECMooncakePushSpec, "ECMooncakePushSpec");
+ECMETA_PYBIND11_MESSAGE_CASTERS(::ecmeta::ECMooncakeConnectorMetadata, "ECMooncakeConnectorMetadata");
+ECMETA_PYBIND11_MESSAGE_CASTERS(::ecmeta::ECMooncakeWorkerMetadata, "ECMooncakeWorkerMetadata");
 ECMETA_PYBIND11_CASTER(::ecmeta::id_set, "set[str]");
-ECMETA_PYBIND11_CASTER(std::optional<::ecmeta::ECMooncakeWorkerMetadata>, "ECMooncakeWorkerMetadata | None");
-ECMETA_PYBIND11_CASTER(std::vector<::ecmeta::ECMooncakeWorkerMetadata>, "list[ECMooncakeWorkerMetadata]");
 ECMETA_PYBIND11_CASTER(std::vector<std::optional<::ecmeta::ECMooncakeWorkerMetadata>>,
                        "list[ECMooncakeWorkerMetadata | None]");
 }  // namespace pybind11::detail
 
+#undef ECMETA_PYBIND11_MESSAGE_CASTERS
 #undef ECMETA_PYBIND11_CASTER

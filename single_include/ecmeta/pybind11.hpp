@@ -23,22 +23,33 @@
 // exception's `pointer` attribute: "/loads/2/nbytes: expected non-negative integer, got integer -1".
 // Nothing half-converted is left behind.
 //
-// To Python: instances of the classes chosen for the four types. By default vLLM's
-// (vllm.distributed.ec_transfer.ec_connector.mooncake.metadata) when that module is already
-// loaded, looked up in sys.modules on first use and never imported; otherwise those of the
-// Python package `ecmeta`. use_classes chooses others. Each message is built as pickle builds
-// one (the class's __new__, then its fields set as pickle sets an object's state, without
-// __init__); id sets become sets, shapes tuples, lists lists. A string that is not UTF-8 (a value built in C++) raises
-// ecmeta.EncodeError naming its place.
+// To Python: instances of the classes in use for the four types: vLLM's
+// (vllm.distributed.ec_transfer.ec_connector.mooncake.metadata) while that module is in
+// sys.modules, looked up at each conversion and never imported; otherwise those of the Python
+// package `ecmeta`; or those use_classes chose. Each message is built as pickle builds one (the
+// class's __new__, then its fields set as pickle sets an object's state, without __init__); id
+// sets become sets, shapes tuples, lists lists. A string that is not UTF-8 (a value built in C++)
+// raises ecmeta.EncodeError naming its place.
 //
-// The casters stand beside pybind11/stl.h's: a list or an optional of rank reports uses the ones
-// here, so a report's errors name its rank ("/2/loaded/0"). Every call needs the GIL; release
-// it (pybind11::gil_scoped_release) only around work on values already converted.
+// Every dataclass, whether values are built as it or read from it, is first compared with the
+// schema (its fields' names, order, defaults); one that differs is refused with TypeError naming
+// what differs, never half-converted.
+//
+// By pybind11's rules, a caster declines (load() returns false, so the next overload is tried) an
+// object that is no message of its kind at all: None, a bool, a number, a str or bytes; a list,
+// tuple or set where one message is expected; an instance of another of the four classes. A
+// message-shaped object with a bad field raises. The casters of std::vector and std::optional of
+// the four types take over from pybind11/stl.h's, so an element's index stays in the pointer
+// ("/2/loaded/0"). Every call needs the GIL; release it (pybind11::gil_scoped_release) only
+// around work on values already converted.
 // SPDX-License-Identifier: Apache-2.0
 
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -46,33 +57,28 @@
 
 // ---- ecmeta/detail/python/builder.hpp
 // ecmeta — values as Python objects, for the pybind11 casters: each message an instance of the
-// class chosen for its type (vLLM's dataclasses when vLLM is loaded, else ecmeta's own), built as
-// pickle builds one; id sets as sets, shapes as tuples, lists as lists. Every call needs the GIL
-// held.
+// class given for its type (classes.hpp chooses them), built as pickle builds one; id sets as
+// sets, shapes as tuples, lists as lists. Every call needs the GIL held.
 // SPDX-License-Identifier: Apache-2.0
 
 
+#include <array>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
 
-// ---- ecmeta/detail/python/reader.hpp
-// ecmeta — Python objects, for the pybind11 casters: the decoder's reader over a Python object
-// graph (vLLM's dataclasses, ecmeta's, a SimpleNamespace, or dicts with the wire form's keys), and
-// the names of every field as interned Python strings. Python's C API comes through pybind11's
-// header, which includes <Python.h> as it must be; every call needs the GIL held.
+// ---- ecmeta/detail/python/object.hpp
+// ecmeta — what the Python glue shares: a strong reference, the field names as interned strings,
+// the classes values are built as, and bare instances of them. Python's C API comes through
+// pybind11's header, which includes <Python.h> as it must be; every call needs the GIL held.
 // SPDX-License-Identifier: Apache-2.0
 
 
-#include <algorithm>
 #include <array>
-#include <climits>
-#include <cstddef>
-#include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include <pybind11/pybind11.h>
@@ -94,6 +100,12 @@ public:
     }
     ~ref() { Py_XDECREF(p_); }
 
+    // A new strong reference to `borrowed` (null stays null).
+    [[nodiscard]] static ref borrow(PyObject* borrowed) noexcept {
+        Py_XINCREF(borrowed);
+        return ref{borrowed};
+    }
+
     [[nodiscard]] PyObject* get() const noexcept { return p_; }
     [[nodiscard]] PyObject* release() noexcept { return std::exchange(p_, nullptr); }
     void reset(PyObject* owned = nullptr) noexcept { Py_XDECREF(std::exchange(p_, owned)); }
@@ -103,17 +115,598 @@ private:
     PyObject* p_ = nullptr;
 };
 
-// The field names of S as interned Python strings, in schema order: made once, under the GIL, and
-// kept for the life of the process (as CPython keeps interned strings).
+// An interned Python string, made once and kept for the life of the process (as CPython keeps
+// interned strings).
+inline PyObject* interned(const char* text) {
+    return PyUnicode_InternFromString(text);
+}
+
+// The field names of S as interned Python strings, in schema order.
 template <class S>
 const std::array<PyObject*, std::tuple_size_v<decltype(schema<S>::fields)>>& field_names() {
     static const auto names = std::apply(
         [](const auto&... fd) {
-            return std::array<PyObject*, sizeof...(fd)>{PyUnicode_InternFromString(std::string{fd.name}.c_str())...};
+            return std::array<PyObject*, sizeof...(fd)>{interned(std::string{fd.name}.c_str())...};
         },
         schema<S>::fields);
     return names;
 }
+
+// The field names of S as the schema has them.
+template <class S>
+inline constexpr auto key_names = std::apply(
+    [](const auto&... fd) { return std::array<std::string_view, sizeof...(fd)>{fd.name...}; }, schema<S>::fields);
+
+// The four message types, each with its class's name.
+using message_types =
+    std::tuple<ECMooncakeLoadSpec, ECMooncakePushSpec, ECMooncakeConnectorMetadata, ECMooncakeWorkerMetadata>;
+
+// The classes values are built as (strong references, null until chosen), and where they came
+// from (classes.hpp).
+struct classes {
+    PyObject* load = nullptr;
+    PyObject* push = nullptr;
+    PyObject* connector = nullptr;
+    PyObject* worker = nullptr;
+};
+
+template <class T>
+PyObject*& class_of(classes& c) {
+    if constexpr (std::is_same_v<T, ECMooncakeLoadSpec>) {
+        return c.load;
+    } else if constexpr (std::is_same_v<T, ECMooncakePushSpec>) {
+        return c.push;
+    } else if constexpr (std::is_same_v<T, ECMooncakeConnectorMetadata>) {
+        return c.connector;
+    } else {
+        static_assert(std::is_same_v<T, ECMooncakeWorkerMetadata>);
+        return c.worker;
+    }
+}
+template <class T>
+PyObject* class_of(const classes& c) {
+    return class_of<T>(const_cast<classes&>(c));
+}
+
+inline PyObject* empty_tuple() {
+    static PyObject* const empty = PyTuple_New(0);
+    return empty;
+}
+
+// A bare instance of cls, as pickle makes one (cls.__new__(cls), no __init__), or null (no error
+// set) where cls is no class whose instances can be made so.
+inline PyObject* bare_instance(PyObject* cls) {
+    if (!PyType_Check(cls)) {
+        return nullptr;
+    }
+    auto* type = reinterpret_cast<PyTypeObject*>(cls);
+    if (type->tp_new == nullptr) {
+        return nullptr;
+    }
+    PyObject* made = type->tp_new(type, empty_tuple(), nullptr);
+    if (made == nullptr) {
+        PyErr_Clear();
+    }
+    return made;
+}
+
+// An instance of cls with these fields (names[i] = values[i]), as pickle sets an object's state
+// (into its managed dict or its slots, past any __setattr__); by cls(**fields) where there is no
+// bare instance. Null with a Python error set.
+template <std::size_t N>
+PyObject* instance_with(PyObject* cls, const std::array<PyObject*, N>& names, const std::array<ref, N>& values) {
+    ref made{bare_instance(cls)};
+    if (made) {
+        for (std::size_t i = 0; i < N; ++i) {
+            if (PyObject_GenericSetAttr(made.get(), names[i], values[i].get()) != 0) {
+                return nullptr;
+            }
+        }
+        return made.release();
+    }
+    const ref fields{PyDict_New()};
+    if (!fields) {
+        return nullptr;
+    }
+    for (std::size_t i = 0; i < N; ++i) {
+        if (PyDict_SetItem(fields.get(), names[i], values[i].get()) != 0) {
+            return nullptr;
+        }
+    }
+    return PyObject_Call(cls, empty_tuple(), fields.get());
+}
+
+inline PyObject* text(std::string_view s) {
+    return PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), nullptr);
+}
+
+// A class's name without its module: what Python's cls.__name__ says.
+inline std::string_view type_name(PyObject* cls) {
+    const std::string_view full = reinterpret_cast<PyTypeObject*>(cls)->tp_name;
+    const std::size_t dot = full.rfind('.');
+    return dot == std::string_view::npos ? full : full.substr(dot + 1);
+}
+
+}  // namespace ecmeta::detail::python
+// ---- end of ecmeta/detail/python/object.hpp
+
+namespace ecmeta::inline ECMETA_ABI::detail::python {
+
+// T as a new Python object, or null with a Python error set (UnicodeDecodeError for a string that
+// is not UTF-8).
+template <class T>
+PyObject* build(const T& value, const classes& c) {
+    constexpr form f = form_of<T>();
+    if constexpr (f == form::string) {
+        return text(value);
+    } else if constexpr (f == form::u64) {
+        return PyLong_FromUnsignedLongLong(value);
+    } else if constexpr (f == form::i64) {
+        return PyLong_FromLongLong(value);
+    } else if constexpr (f == form::boolean) {
+        return PyBool_FromLong(value ? 1 : 0);
+    } else if constexpr (f == form::nullable) {
+        if (!value) {
+            Py_RETURN_NONE;
+        }
+        return build(*value, c);
+    } else if constexpr (f == form::ids) {
+        ref set{PySet_New(nullptr)};
+        if (!set) {
+            return nullptr;
+        }
+        for (const std::string_view id : value) {
+            const ref item{text(id)};
+            if (!item || PySet_Add(set.get(), item.get()) != 0) {
+                return nullptr;
+            }
+        }
+        return set.release();
+    } else if constexpr (f == form::list) {
+        const auto n = static_cast<Py_ssize_t>(value.size());
+        // A shape is a tuple, as torch.Size and the dataclasses have it; other lists are lists.
+        constexpr bool tuple = form_of<typename T::value_type>() == form::i64;
+        ref list{tuple ? PyTuple_New(n) : PyList_New(n)};
+        if (!list) {
+            return nullptr;
+        }
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            PyObject* item = build(value[static_cast<std::size_t>(i)], c);
+            if (item == nullptr) {
+                return nullptr;
+            }
+            if constexpr (tuple) {
+                PyTuple_SET_ITEM(list.get(), i, item);  // steals item
+            } else {
+                PyList_SET_ITEM(list.get(), i, item);
+            }
+        }
+        return list.release();
+    } else {
+        // Field by field, as pickle builds an instance (object.hpp).
+        constexpr std::size_t n = std::tuple_size_v<decltype(schema<T>::fields)>;
+        std::array<ref, n> values;
+        std::size_t i = 0;
+        bool ok = true;
+        for_each_field<T>([&](const auto& fd) {
+            if (ok) {
+                values[i].reset(build(value.*fd.member, c));
+                ok = static_cast<bool>(values[i]);
+            }
+            ++i;
+        });
+        return ok ? instance_with(class_of<T>(c), field_names<T>(), values) : nullptr;
+    }
+}
+
+}  // namespace ecmeta::detail::python
+// ---- end of ecmeta/detail/python/builder.hpp
+// ---- ecmeta/detail/python/classes.hpp
+// ecmeta — which classes values go to Python as, and whether a class has the fields ecmeta converts
+// by. The classes follow what is loaded: vLLM's while its metadata module is in sys.modules (looked
+// up at each conversion, never imported: importing vLLM imports torch), else the Python package
+// `ecmeta`'s, unless use_classes chose others. A dataclass is compared with the schema (its fields'
+// names, order, which have defaults, and the defaults' values) before it is used, whether values
+// are built as it or read from its instances; one that differs is refused, naming what differs.
+// Every call needs the GIL held.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+
+namespace ecmeta::inline ECMETA_ABI::detail::python {
+
+// Where vLLM's classes live.
+inline constexpr const char* vllm_module = "vllm.distributed.ec_transfer.ec_connector.mooncake.metadata";
+
+// ---- a class against the schema ------------------------------------------------------------
+
+// What the dataclasses module gives the check (strong references, kept for the process).
+struct dataclasses_api {
+    PyObject* fields = nullptr;   // dataclasses.fields
+    PyObject* missing = nullptr;  // dataclasses.MISSING
+    PyObject* marker = nullptr;   // "__dataclass_fields__"
+};
+inline const dataclasses_api* dataclasses() {
+    static dataclasses_api api;
+    if (api.fields == nullptr) {
+        const ref module{PyImport_ImportModule("dataclasses")};
+        if (!module) {
+            return nullptr;
+        }
+        ref fields{PyObject_GetAttrString(module.get(), "fields")};
+        ref missing{PyObject_GetAttrString(module.get(), "MISSING")};
+        if (!fields || !missing) {
+            return nullptr;
+        }
+        api = {fields.release(), missing.release(), interned("__dataclass_fields__")};
+    }
+    return &api;
+}
+
+// Whether cls is a dataclass (has __dataclass_fields__); -1 with a Python error set.
+inline int is_dataclass(PyObject* cls) {
+    const dataclasses_api* api = dataclasses();
+    if (api == nullptr) {
+        return -1;
+    }
+    return PyObject_HasAttr(cls, api->marker);
+}
+
+inline std::string repr(PyObject* v) {
+    const ref text{PyObject_Repr(v)};
+    const char* utf8 = text ? PyUnicode_AsUTF8(text.get()) : nullptr;
+    if (utf8 == nullptr) {
+        PyErr_Clear();
+        return "?";
+    }
+    return utf8;
+}
+
+inline std::string listed(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) {
+        out += (out.empty() ? "" : ", ") + n;
+    }
+    return out;
+}
+
+// How dataclass `cls` differs from S's schema: "" where it does not, else what differs, in the
+// class's terms ("there") against ecmeta's ("here"). Sets `error` where Python raised on the way
+// (a default_factory that raises, say), with the Python error set.
+template <class S>
+std::string differences(PyObject* cls, bool& error) {
+    error = true;
+    const dataclasses_api* api = dataclasses();
+    const ref fields{api != nullptr ? PyObject_CallFunctionObjArgs(api->fields, cls, nullptr) : nullptr};
+    if (!fields || !PyTuple_Check(fields.get())) {
+        return {};
+    }
+    constexpr auto& keys = key_names<S>;
+    constexpr std::size_t n = keys.size();
+    // Ours: each field's required-ness, and its default as Python has it.
+    std::array<bool, n> required{};
+    std::array<ref, n> defaults;
+    {
+        const S blank{};
+        std::size_t i = 0;
+        bool built = true;
+        for_each_field<S>([&](const auto& fd) {
+            required[i] = fd.required;
+            if (!fd.required && built) {
+                defaults[i].reset(build(blank.*fd.member, classes{}));  // never a message: no class
+                built = static_cast<bool>(defaults[i]);
+            }
+            ++i;
+        });
+        if (!built) {
+            return {};
+        }
+    }
+    std::vector<std::string> theirs;
+    std::vector<std::string> extra;
+    std::vector<std::string> parts;
+    std::array<bool, n> present{};
+    const Py_ssize_t count = PyTuple_GET_SIZE(fields.get());
+    for (Py_ssize_t k = 0; k < count; ++k) {
+        PyObject* f = PyTuple_GET_ITEM(fields.get(), k);
+        const ref name{PyObject_GetAttrString(f, "name")};
+        const char* utf8 = name ? PyUnicode_AsUTF8(name.get()) : nullptr;
+        const ref value{utf8 != nullptr ? PyObject_GetAttrString(f, "default") : nullptr};
+        const ref factory{value ? PyObject_GetAttrString(f, "default_factory") : nullptr};
+        if (!factory) {
+            return {};
+        }
+        const std::string_view field_name = utf8;
+        theirs.emplace_back(field_name);
+        std::size_t i = 0;
+        while (i < n && keys[i] != field_name) {
+            ++i;
+        }
+        if (i == n) {
+            extra.emplace_back(field_name);
+            continue;
+        }
+        present[i] = true;
+        const bool has_default = value.get() != api->missing || factory.get() != api->missing;
+        if (has_default && required[i]) {
+            parts.push_back(std::string{field_name} + " has a default there and is required here");
+        } else if (!has_default && !required[i]) {
+            parts.push_back(std::string{field_name} + " is required there and has a default here (" +
+                            repr(defaults[i].get()) + ")");
+        } else if (has_default) {
+            const ref made{value.get() != api->missing ? ref::borrow(value.get())
+                                                       : ref{PyObject_CallObject(factory.get(), nullptr)}};
+            const int same = made ? PyObject_RichCompareBool(made.get(), defaults[i].get(), Py_EQ) : -1;
+            if (same < 0) {
+                return {};
+            }
+            if (same == 0) {
+                parts.push_back(std::string{field_name} + " defaults to " + repr(made.get()) + " there and to " +
+                                repr(defaults[i].get()) + " here");
+            }
+        }
+    }
+    error = false;
+    std::vector<std::string> missing;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!present[i]) {
+            missing.emplace_back(keys[i]);
+        }
+    }
+    if (!missing.empty()) {
+        parts.insert(parts.begin(), "the class lacks " + listed(missing) + ", which ecmeta's type has");
+    }
+    if (!extra.empty()) {
+        parts.insert(parts.begin(), "the class has " + listed(extra) + ", which ecmeta's type has not");
+    }
+    if (parts.empty() && !std::equal(theirs.begin(), theirs.end(), keys.begin(), keys.end())) {
+        parts.push_back("the fields are in another order: " + listed(theirs) + " there, " +
+                        listed(std::vector<std::string>(keys.begin(), keys.end())) + " here");
+    }
+    if (parts.empty()) {
+        return {};
+    }
+    std::string out = std::string{type_name(cls)} + ": ";
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        out += (i == 0 ? "" : "; ") + parts[i];
+    }
+    return out;
+}
+
+// Whether values of S may be read from instances of `type` (a dataclass whose fields are S's, or
+// no dataclass at all: read by attribute), remembered for the last type that may: a one-entry
+// cache, so that reading many instances of one class checks it once. Returns "" where they may,
+// else why not; sets `error` where Python raised.
+template <class S>
+std::string readable_from(PyTypeObject* type, bool& error) {
+    static PyObject* last = nullptr;  // a strong reference: its address is never another class's
+    error = false;
+    if (reinterpret_cast<PyObject*>(type) == last) {
+        return {};
+    }
+    auto* cls = reinterpret_cast<PyObject*>(type);
+    const int dataclass = is_dataclass(cls);
+    if (dataclass < 0) {
+        error = true;
+        return {};
+    }
+    if (dataclass == 1) {
+        std::string why = differences<S>(cls, error);
+        if (error || !why.empty()) {
+            return why;
+        }
+    }
+    Py_INCREF(cls);
+    Py_XDECREF(std::exchange(last, cls));
+    return {};
+}
+
+// ---- the choice ------------------------------------------------------------------------------
+
+// The classes chosen, and what they were chosen by. One per process, shared by every extension
+// module built with these casters and the same pybind11 internals (pybind11's shared data), so
+// that ecmeta.use_classes holds for all of them.
+struct choice {
+    classes chosen;              // null until first chosen
+    PyObject* module = nullptr;  // the vLLM module they are taken from (strong), or null
+    bool explicitly = false;     // by use_classes: kept until changed
+    std::string refused;         // why the classes cannot be used ("" when they can)
+};
+#define ECMETA_PYTHON_STRING_(name) #name
+#define ECMETA_PYTHON_STRING(name) ECMETA_PYTHON_STRING_(name)
+inline choice& the_choice() {
+    static choice* const shared = [] {
+        constexpr const char* key = "ecmeta." ECMETA_PYTHON_STRING(ECMETA_ABI) ".choice";
+        void* found = pybind11::get_shared_data(key);
+        return static_cast<choice*>(found != nullptr ? found : pybind11::set_shared_data(key, new choice{}));
+    }();
+    return *shared;
+}
+#undef ECMETA_PYTHON_STRING
+#undef ECMETA_PYTHON_STRING_
+
+inline void forget_choice() {
+    choice& c = the_choice();
+    for (PyObject** p : {&c.chosen.load, &c.chosen.push, &c.chosen.connector, &c.chosen.worker, &c.module}) {
+        Py_CLEAR(*p);
+    }
+    c.explicitly = false;
+    c.refused.clear();
+}
+
+// Why these classes cannot be used ("" when they can): each that is a dataclass is compared with
+// its type's schema. Sets `error` where Python raised.
+inline std::string refusal(const classes& made, bool& error) {
+    std::string why;
+    error = false;
+    std::apply(
+        [&](auto... type) {
+            const auto one = [&](auto t) {
+                using S = decltype(t);
+                PyObject* cls = class_of<S>(made);
+                if (error) {
+                    return;
+                }
+                const int dataclass = is_dataclass(cls);
+                error = dataclass < 0;
+                if (dataclass == 1) {
+                    const std::string differs = differences<S>(cls, error);
+                    if (!differs.empty()) {
+                        why += (why.empty() ? "" : "; and ") + differs;
+                    }
+                }
+            };
+            (one(type), ...);
+        },
+        message_types{});
+    return why;
+}
+
+// The four classes `source` has as attributes (a module, or any object), or all null where it
+// lacks one (a module still importing: no error is left set).
+inline classes classes_of(PyObject* source) {
+    classes found;
+    bool whole = true;
+    std::apply(
+        [&](auto... type) {
+            const auto one = [&](auto t) {
+                using S = decltype(t);
+                if (whole) {
+                    PyObject*& cls = class_of<S>(found);
+                    cls = PyObject_GetAttrString(source, std::string{schema<S>::name}.c_str());
+                    whole = cls != nullptr;
+                }
+            };
+            (one(type), ...);
+        },
+        message_types{});
+    if (!whole) {
+        PyErr_Clear();
+        for (PyObject** p : {&found.load, &found.push, &found.connector, &found.worker}) {
+            Py_CLEAR(*p);
+        }
+    }
+    return found;
+}
+
+// Whether `module` still holds the four classes chosen: false once it was reloaded (its classes
+// defined again) or changed.
+inline bool still_holds(PyObject* module, const classes& chosen) {
+    PyObject* names = PyModule_Check(module) ? PyModule_GetDict(module) : nullptr;  // borrowed
+    if (names == nullptr) {
+        return false;
+    }
+    static const std::array<PyObject*, 4> keys = std::apply(
+        [](auto... type) {
+            return std::array<PyObject*, 4>{interned(std::string{schema<decltype(type)>::name}.c_str())...};
+        },
+        message_types{});
+    const std::array<PyObject*, 4> held = {chosen.load, chosen.push, chosen.connector, chosen.worker};
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (PyDict_GetItemWithError(names, keys[i]) != held[i]) {  // borrowed
+            PyErr_Clear();
+            return false;
+        }
+    }
+    return true;
+}
+
+// Makes `made` (strong references) the choice, taken from `module` (borrowed, or null).
+inline void choose(classes made, PyObject* module, bool explicitly, std::string refused) {
+    forget_choice();
+    choice& c = the_choice();
+    c.chosen = made;
+    Py_XINCREF(module);
+    c.module = module;
+    c.explicitly = explicitly;
+    c.refused = std::move(refused);
+}
+
+// The classes to build values as, or null with a Python error set (TypeError naming what differs
+// where the classes in use do not match the schema). Chosen again whenever vLLM's module has
+// appeared, gone, or been reloaded since the last call; a choice by use_classes stays.
+inline const classes* current_classes() {
+    choice& c = the_choice();
+    if (!c.explicitly) {
+        static PyObject* const key = interned(vllm_module);
+        PyObject* module = PyDict_GetItemWithError(PyImport_GetModuleDict(), key);  // borrowed
+        if (module == nullptr) {
+            PyErr_Clear();
+        }
+        const bool current =
+            c.chosen.load != nullptr && module == c.module && (module == nullptr || still_holds(module, c.chosen));
+        if (!current) {
+            classes made = module != nullptr ? classes_of(module) : classes{};
+            PyObject* from = module;
+            if (made.load == nullptr) {  // no vLLM, or a vLLM module still importing: ecmeta's own
+                from = nullptr;
+                if (c.chosen.load != nullptr && c.module == nullptr) {
+                    made = {};  // ecmeta's already
+                } else {
+                    const ref package{PyImport_ImportModule("ecmeta")};
+                    if (!package) {
+                        return nullptr;
+                    }
+                    made = classes_of(package.get());
+                    if (made.load == nullptr) {
+                        PyErr_SetString(PyExc_ImportError, "ecmeta: the package ecmeta lacks its dataclasses");
+                        return nullptr;
+                    }
+                }
+            }
+            if (made.load != nullptr) {
+                bool error = false;
+                std::string refused = refusal(made, error);
+                if (error) {
+                    for (PyObject** p : {&made.load, &made.push, &made.connector, &made.worker}) {
+                        Py_CLEAR(*p);
+                    }
+                    return nullptr;
+                }
+                choose(made, from, false, std::move(refused));
+            }
+        }
+    }
+    if (!c.refused.empty()) {
+        PyErr_SetString(PyExc_TypeError, c.refused.c_str());
+        return nullptr;
+    }
+    return &c.chosen;
+}
+
+}  // namespace ecmeta::detail::python
+// ---- end of ecmeta/detail/python/classes.hpp
+// ---- ecmeta/detail/python/reader.hpp
+// ecmeta — Python objects, for the pybind11 casters: the decoder's reader over a Python object
+// graph (vLLM's dataclasses, ecmeta's, a SimpleNamespace, or dicts with the wire form's keys).
+// Every call needs the GIL held.
+// SPDX-License-Identifier: Apache-2.0
+
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+
+#include <pybind11/pybind11.h>
+
+
+namespace ecmeta::inline ECMETA_ABI::detail::python {
 
 // What a Python value is called in messages, in the decoders' words where it is one of JSON's
 // kinds ("string", "integer -3", "array", ...), else by its type ("bytes object").
@@ -321,6 +914,17 @@ public:
             mismatch(v);
             return c;
         }
+        // A dataclass is read only where its fields are S's (classes.hpp): never a field dropped.
+        bool error = false;
+        if (std::string why = readable_from<S>(Py_TYPE(v), error); error || !why.empty()) {
+            if (error) {
+                keep_error();
+            } else {
+                wrong_type_ = !failed_;
+                record({{}, std::move(why), std::nullopt, false});
+            }
+            return c;
+        }
         c.source = v;
         c.names = key_names<S>.data();
         c.interned = field_names<S>().data();
@@ -408,10 +1012,6 @@ public:
     static void stop() noexcept {}  // the cursors stop once the reader has failed
 
 private:
-    template <class S>
-    static constexpr auto key_names = std::apply(
-        [](const auto&... fd) { return std::array<std::string_view, sizeof...(fd)>{fd.name...}; }, schema<S>::fields);
-
     void mismatch(PyObject* v) {
         if (!failed_) {
             wrong_type_ = true;
@@ -445,207 +1045,31 @@ private:
 }  // namespace ecmeta::detail::python
 // ---- end of ecmeta/detail/python/reader.hpp
 
-namespace ecmeta::inline ECMETA_ABI::detail::python {
-
-// Where vLLM's classes live; looked up in sys.modules, never imported (importing vLLM imports torch).
-inline constexpr const char* vllm_module = "vllm.distributed.ec_transfer.ec_connector.mooncake.metadata";
-
-// The classes values are built as (strong references), all null until first chosen. One set per
-// process, shared by every extension module built with these casters and the same pybind11
-// internals (pybind11's shared data), so that ecmeta.use_classes holds for all of them.
-struct classes {
-    PyObject* load = nullptr;
-    PyObject* push = nullptr;
-    PyObject* connector = nullptr;
-    PyObject* worker = nullptr;
-};
-#define ECMETA_PYTHON_STRING_(name) #name
-#define ECMETA_PYTHON_STRING(name) ECMETA_PYTHON_STRING_(name)
-inline classes& chosen() {
-    static classes* const shared = [] {
-        constexpr const char* key = "ecmeta." ECMETA_PYTHON_STRING(ECMETA_ABI) ".classes";
-        void* found = pybind11::get_shared_data(key);
-        return static_cast<classes*>(found != nullptr ? found : pybind11::set_shared_data(key, new classes{}));
-    }();
-    return *shared;
-}
-#undef ECMETA_PYTHON_STRING
-#undef ECMETA_PYTHON_STRING_
-
-inline void forget_classes() {
-    classes& c = chosen();
-    for (PyObject** p : {&c.load, &c.push, &c.connector, &c.worker}) {
-        Py_CLEAR(*p);
-    }
-}
-
-// Sets the classes, from any object with the four as attributes; false with a Python error set.
-inline bool choose_classes_from(PyObject* module) {
-    ref load{PyObject_GetAttrString(module, "ECMooncakeLoadSpec")};
-    ref push{PyObject_GetAttrString(module, "ECMooncakePushSpec")};
-    ref connector{PyObject_GetAttrString(module, "ECMooncakeConnectorMetadata")};
-    ref worker{PyObject_GetAttrString(module, "ECMooncakeWorkerMetadata")};
-    if (!load || !push || !connector || !worker) {
-        return false;
-    }
-    forget_classes();
-    chosen() = {load.release(), push.release(), connector.release(), worker.release()};
-    return true;
-}
-
-// The classes, chosen on first use if none are: vLLM's if its module is loaded, else ecmeta's own
-// (the Python package `ecmeta`). Null with a Python error set if neither can be had.
-inline const classes* current_classes() {
-    if (chosen().load != nullptr) {
-        return &chosen();
-    }
-    PyObject* module = PyDict_GetItemString(PyImport_GetModuleDict(), vllm_module);  // borrowed
-    ref imported;
-    if (module == nullptr) {
-        imported.reset(PyImport_ImportModule("ecmeta"));
-        if (!imported) {
-            return nullptr;
-        }
-        module = imported.get();
-    }
-    return choose_classes_from(module) ? &chosen() : nullptr;
-}
-
-template <class T>
-PyObject* class_of(const classes& c) {
-    if constexpr (std::is_same_v<T, ECMooncakeLoadSpec>) {
-        return c.load;
-    } else if constexpr (std::is_same_v<T, ECMooncakePushSpec>) {
-        return c.push;
-    } else if constexpr (std::is_same_v<T, ECMooncakeConnectorMetadata>) {
-        return c.connector;
-    } else {
-        static_assert(std::is_same_v<T, ECMooncakeWorkerMetadata>);
-        return c.worker;
-    }
-}
-
-inline PyObject* empty_tuple() {
-    static PyObject* const empty = PyTuple_New(0);
-    return empty;
-}
-
-// A bare instance of cls, as pickle makes one (cls.__new__(cls), no __init__), or null (no error
-// set) where cls is no class whose instances can be made so.
-inline PyObject* bare_instance(PyObject* cls) {
-    if (!PyType_Check(cls)) {
-        return nullptr;
-    }
-    auto* type = reinterpret_cast<PyTypeObject*>(cls);
-    if (type->tp_new == nullptr) {
-        return nullptr;
-    }
-    PyObject* made = type->tp_new(type, empty_tuple(), nullptr);
-    if (made == nullptr) {
-        PyErr_Clear();
-    }
-    return made;
-}
-
-inline PyObject* text(std::string_view s) {
-    return PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), nullptr);
-}
-
-// T as a new Python object, or null with a Python error set (UnicodeDecodeError for a string that
-// is not UTF-8).
-template <class T>
-PyObject* build(const T& value, const classes& c) {
-    constexpr form f = form_of<T>();
-    if constexpr (f == form::string) {
-        return text(value);
-    } else if constexpr (f == form::u64) {
-        return PyLong_FromUnsignedLongLong(value);
-    } else if constexpr (f == form::i64) {
-        return PyLong_FromLongLong(value);
-    } else if constexpr (f == form::boolean) {
-        return PyBool_FromLong(value ? 1 : 0);
-    } else if constexpr (f == form::nullable) {
-        if (!value) {
-            Py_RETURN_NONE;
-        }
-        return build(*value, c);
-    } else if constexpr (f == form::ids) {
-        ref set{PySet_New(nullptr)};
-        if (!set) {
-            return nullptr;
-        }
-        for (const std::string_view id : value) {
-            const ref item{text(id)};
-            if (!item || PySet_Add(set.get(), item.get()) != 0) {
-                return nullptr;
-            }
-        }
-        return set.release();
-    } else if constexpr (f == form::list) {
-        const auto n = static_cast<Py_ssize_t>(value.size());
-        // A shape is a tuple, as torch.Size and the dataclasses have it; other lists are lists.
-        constexpr bool tuple = form_of<typename T::value_type>() == form::i64;
-        ref list{tuple ? PyTuple_New(n) : PyList_New(n)};
-        if (!list) {
-            return nullptr;
-        }
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            PyObject* item = build(value[static_cast<std::size_t>(i)], c);
-            if (item == nullptr) {
-                return nullptr;
-            }
-            if constexpr (tuple) {
-                PyTuple_SET_ITEM(list.get(), i, item);  // steals item
-            } else {
-                PyList_SET_ITEM(list.get(), i, item);
-            }
-        }
-        return list.release();
-    } else {
-        // Field by field into a bare instance, as pickle sets an object's state (into its managed
-        // dict or its slots, past any __setattr__); by cls(**fields) where there is no bare instance.
-        PyObject* cls = class_of<T>(c);
-        ref made{bare_instance(cls)};
-        ref fields{made ? nullptr : PyDict_New()};
-        if (!made && !fields) {
-            return nullptr;
-        }
-        const auto& names = field_names<T>();
-        std::size_t i = 0;
-        bool ok = true;
-        for_each_field<T>([&](const auto& fd) {
-            if (ok) {
-                const ref item{build(value.*fd.member, c)};
-                ok = item && (made ? PyObject_GenericSetAttr(made.get(), names[i], item.get())
-                                   : PyDict_SetItem(fields.get(), names[i], item.get())) == 0;
-            }
-            ++i;
-        });
-        if (!ok) {
-            return nullptr;
-        }
-        return made ? made.release() : PyObject_Call(cls, empty_tuple(), fields.get());
-    }
-}
-
-}  // namespace ecmeta::detail::python
-// ---- end of ecmeta/detail/python/builder.hpp
-
 namespace ecmeta::inline ECMETA_ABI::python {
 
-// Builds values on their way to Python as instances of these classes instead of the default, in
-// every extension module that shares pybind11's internals with this one; each is built as pickle
-// builds one.
+// Builds values on their way to Python as instances of these classes instead of those of vLLM or
+// ecmeta, in every extension module that shares pybind11's internals with this one, until
+// use_default_classes; each is built as pickle builds one. A dataclass among them whose fields are
+// not its type's raises TypeError naming what differs, and the classes in use stay as they were.
 inline void use_classes(pybind11::handle load, pybind11::handle push, pybind11::handle connector,
                         pybind11::handle worker) {
-    detail::python::forget_classes();
-    detail::python::chosen() = {load.inc_ref().ptr(), push.inc_ref().ptr(), connector.inc_ref().ptr(),
-                                worker.inc_ref().ptr()};
+    namespace py = ecmeta::detail::python;
+    const py::classes given{load.ptr(), push.ptr(), connector.ptr(), worker.ptr()};
+    bool error = false;
+    const std::string refused = py::refusal(given, error);
+    if (error) {
+        throw pybind11::error_already_set();
+    }
+    if (!refused.empty()) {
+        throw pybind11::type_error(refused);
+    }
+    py::choose({load.inc_ref().ptr(), push.inc_ref().ptr(), connector.inc_ref().ptr(), worker.inc_ref().ptr()}, nullptr,
+               true, {});
 }
 
-// Back to the default: chosen again on next use (vLLM's if loaded by then, else ecmeta's).
+// Back to the default: vLLM's classes while its module is loaded, else ecmeta's.
 inline void use_default_classes() {
-    detail::python::forget_classes();
+    ecmeta::detail::python::forget_choice();
 }
 
 namespace detail {
@@ -690,29 +1114,75 @@ inline PyObject* error_class(bool decoding) {
     throw pybind11::error_already_set();
 }
 
+// Whether `source` is of T's kind at all, so that T's caster takes it (and raises if a field is
+// bad) rather than declining it for the next overload (the header's comment lists what is not).
+template <class T>
+[[nodiscard]] bool of_kind(PyObject* source) {
+    namespace py = ecmeta::detail::python;
+    if constexpr (ecmeta::detail::is_optional_v<T>) {
+        return source == Py_None || of_kind<typename T::value_type>(source);
+    } else if constexpr (ecmeta::detail::is_vector<T>::value) {
+        return PyList_Check(source) || PyTuple_Check(source);
+    } else if constexpr (std::is_same_v<T, id_set>) {
+        return PyList_Check(source) || PyTuple_Check(source) || PyAnySet_Check(source);
+    } else {
+        if (py::scalar_or_text(source)) {
+            return false;
+        }
+        // An instance of another message's class: that message's caster takes it.
+        const std::string_view name = py::type_name(reinterpret_cast<PyObject*>(Py_TYPE(source)));
+        bool other = false;
+        std::apply(
+            [&](auto... type) {
+                ((other = other ||
+                          (!std::is_same_v<decltype(type), T> && name == ecmeta::detail::schema<decltype(type)>::name)),
+                 ...);
+            },
+            py::message_types{});
+        return !other;
+    }
+}
+
 }  // namespace detail
 
-// The value `source` holds, as T: one of the four types, id_set, or a list (or optional) of them.
-// Throws pybind11::error_already_set with ecmeta.DecodeError or TypeError set.
+// The value `source` holds, as T (one of the four types, id_set, or a list or optional of them),
+// into `out`; or the error that says why it cannot be, with `out` left as T{}. `type_error` says
+// whether that error is a value of the wrong Python type (TypeError) rather than a wrong value.
+// Throws pybind11::error_already_set for a Python exception raised by the object's own code (a
+// property that raises), as it was raised.
 template <class T>
-[[nodiscard]] T from_python(pybind11::handle source) {
-    T out{};
+[[nodiscard]] std::optional<decode_error> try_from_python(pybind11::handle source, T& out, bool& type_error) {
     ecmeta::detail::python::reader reader{source.ptr()};
     ecmeta::detail::no_storage fresh;
     ecmeta::detail::read_document(reader, out, fresh, false);
-    if (reader.failed()) {
-        if (reader.raised()) {
-            reader.restore_error();
-            throw pybind11::error_already_set();
-        }
-        detail::raise(reader.wrong_type() ? PyExc_TypeError : detail::error_class(true),
-                      ecmeta::detail::to_error(reader.recorded()));
+    type_error = false;
+    if (!reader.failed()) {
+        return std::nullopt;
+    }
+    out = T{};
+    if (reader.raised()) {
+        reader.restore_error();
+        throw pybind11::error_already_set();
+    }
+    type_error = reader.wrong_type();
+    return ecmeta::detail::to_error(reader.recorded());
+}
+
+// The value `source` holds, as T. Throws pybind11::error_already_set with ecmeta.DecodeError or
+// TypeError set, or the object's own exception.
+template <class T>
+[[nodiscard]] T from_python(pybind11::handle source) {
+    T out{};
+    bool type_error = false;
+    if (auto error = try_from_python(source, out, type_error)) {
+        detail::raise(type_error ? PyExc_TypeError : detail::error_class(true), *error);
     }
     return out;
 }
 
 // value as a new Python object. Throws pybind11::error_already_set with ecmeta.EncodeError set for
-// a string that is not UTF-8, or the error that stopped the classes being found.
+// a string that is not UTF-8, TypeError where the classes in use do not match the schema, or the
+// error that stopped the classes being found.
 template <class T>
 [[nodiscard]] pybind11::object to_python(const T& value) {
     if constexpr (ecmeta::detail::is_optional_v<T>) {
@@ -748,6 +1218,9 @@ template <class T>
     public:                                                                                    \
         PYBIND11_TYPE_CASTER(Type, const_name(Name));                                          \
         bool load(handle source, bool /*convert*/) {                                           \
+            if (!::ecmeta::python::detail::of_kind<Type>(source.ptr())) {                      \
+                return false;                                                                  \
+            }                                                                                  \
             value = ::ecmeta::python::from_python<Type>(source);                               \
             return true;                                                                       \
         }                                                                                      \
@@ -755,17 +1228,21 @@ template <class T>
             return ::ecmeta::python::to_python(v).release();                                   \
         }                                                                                      \
     }
+// A message, and a list and an optional of it.
+#define ECMETA_PYBIND11_MESSAGE_CASTERS(Type, Name)              \
+    ECMETA_PYBIND11_CASTER(Type, Name);                          \
+    ECMETA_PYBIND11_CASTER(std::vector<Type>, "list[" Name "]"); \
+    ECMETA_PYBIND11_CASTER(std::optional<Type>, Name " | None")
 
 namespace pybind11::detail {
-ECMETA_PYBIND11_CASTER(::ecmeta::ECMooncakeLoadSpec, "ECMooncakeLoadSpec");
-ECMETA_PYBIND11_CASTER(::ecmeta::ECMooncakePushSpec, "ECMooncakePushSpec");
-ECMETA_PYBIND11_CASTER(::ecmeta::ECMooncakeConnectorMetadata, "ECMooncakeConnectorMetadata");
-ECMETA_PYBIND11_CASTER(::ecmeta::ECMooncakeWorkerMetadata, "ECMooncakeWorkerMetadata");
+ECMETA_PYBIND11_MESSAGE_CASTERS(::ecmeta::ECMooncakeLoadSpec, "ECMooncakeLoadSpec");
+ECMETA_PYBIND11_MESSAGE_CASTERS(::ecmeta::ECMooncakePushSpec, "ECMooncakePushSpec");
+ECMETA_PYBIND11_MESSAGE_CASTERS(::ecmeta::ECMooncakeConnectorMetadata, "ECMooncakeConnectorMetadata");
+ECMETA_PYBIND11_MESSAGE_CASTERS(::ecmeta::ECMooncakeWorkerMetadata, "ECMooncakeWorkerMetadata");
 ECMETA_PYBIND11_CASTER(::ecmeta::id_set, "set[str]");
-ECMETA_PYBIND11_CASTER(std::optional<::ecmeta::ECMooncakeWorkerMetadata>, "ECMooncakeWorkerMetadata | None");
-ECMETA_PYBIND11_CASTER(std::vector<::ecmeta::ECMooncakeWorkerMetadata>, "list[ECMooncakeWorkerMetadata]");
 ECMETA_PYBIND11_CASTER(std::vector<std::optional<::ecmeta::ECMooncakeWorkerMetadata>>,
                        "list[ECMooncakeWorkerMetadata | None]");
 }  // namespace pybind11::detail
 
+#undef ECMETA_PYBIND11_MESSAGE_CASTERS
 #undef ECMETA_PYBIND11_CASTER

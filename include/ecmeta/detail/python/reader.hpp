@@ -1,7 +1,6 @@
 // ecmeta — Python objects, for the pybind11 casters: the decoder's reader over a Python object
-// graph (vLLM's dataclasses, ecmeta's, a SimpleNamespace, or dicts with the wire form's keys), and
-// the names of every field as interned Python strings. Python's C API comes through pybind11's
-// header, which includes <Python.h> as it must be; every call needs the GIL held.
+// graph (vLLM's dataclasses, ecmeta's, a SimpleNamespace, or dicts with the wire form's keys).
+// Every call needs the GIL held.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -24,43 +23,10 @@
 #include "../fault.hpp"
 #include "../messages.hpp"
 #include "../schema.hpp"
+#include "classes.hpp"
+#include "object.hpp"
 
 namespace ecmeta::inline ECMETA_ABI::detail::python {
-
-// A strong reference, released when it goes.
-class ref {
-public:
-    ref() noexcept = default;
-    explicit ref(PyObject* owned) noexcept : p_(owned) {}
-    ref(const ref&) = delete;
-    ref& operator=(const ref&) = delete;
-    ref(ref&& other) noexcept : p_(std::exchange(other.p_, nullptr)) {}
-    ref& operator=(ref&& other) noexcept {
-        std::swap(p_, other.p_);
-        return *this;
-    }
-    ~ref() { Py_XDECREF(p_); }
-
-    [[nodiscard]] PyObject* get() const noexcept { return p_; }
-    [[nodiscard]] PyObject* release() noexcept { return std::exchange(p_, nullptr); }
-    void reset(PyObject* owned = nullptr) noexcept { Py_XDECREF(std::exchange(p_, owned)); }
-    explicit operator bool() const noexcept { return p_ != nullptr; }
-
-private:
-    PyObject* p_ = nullptr;
-};
-
-// The field names of S as interned Python strings, in schema order: made once, under the GIL, and
-// kept for the life of the process (as CPython keeps interned strings).
-template <class S>
-const std::array<PyObject*, std::tuple_size_v<decltype(schema<S>::fields)>>& field_names() {
-    static const auto names = std::apply(
-        [](const auto&... fd) {
-            return std::array<PyObject*, sizeof...(fd)>{PyUnicode_InternFromString(std::string{fd.name}.c_str())...};
-        },
-        schema<S>::fields);
-    return names;
-}
 
 // What a Python value is called in messages, in the decoders' words where it is one of JSON's
 // kinds ("string", "integer -3", "array", ...), else by its type ("bytes object").
@@ -268,6 +234,17 @@ public:
             mismatch(v);
             return c;
         }
+        // A dataclass is read only where its fields are S's (classes.hpp): never a field dropped.
+        bool error = false;
+        if (std::string why = readable_from<S>(Py_TYPE(v), error); error || !why.empty()) {
+            if (error) {
+                keep_error();
+            } else {
+                wrong_type_ = !failed_;
+                record({{}, std::move(why), std::nullopt, false});
+            }
+            return c;
+        }
         c.source = v;
         c.names = key_names<S>.data();
         c.interned = field_names<S>().data();
@@ -355,10 +332,6 @@ public:
     static void stop() noexcept {}  // the cursors stop once the reader has failed
 
 private:
-    template <class S>
-    static constexpr auto key_names = std::apply(
-        [](const auto&... fd) { return std::array<std::string_view, sizeof...(fd)>{fd.name...}; }, schema<S>::fields);
-
     void mismatch(PyObject* v) {
         if (!failed_) {
             wrong_type_ = true;
