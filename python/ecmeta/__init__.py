@@ -18,6 +18,7 @@ others).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Optional
 
 
@@ -82,6 +83,26 @@ class ECMooncakeWorkerMetadata:
         )
 
 
+def get_include() -> str:
+    """The folder that holds ``ecmeta/*.hpp`` in an installed wheel: the include path of an extension
+    built against ecmeta's pybind11 casters (``#include <ecmeta/pybind11.hpp>``)."""
+    return _installed("include")
+
+
+def get_cmake_dir() -> str:
+    """The folder of ecmeta's CMake package in an installed wheel, for ``-Decmeta_DIR=...``:
+    ``find_package(ecmeta CONFIG COMPONENTS pybind11)`` then gives ``ecmeta::pybind11``."""
+    return _installed("share/cmake/ecmeta")
+
+
+def _installed(folder: str) -> str:
+    path = Path(__file__).resolve().parent / folder
+    if not path.is_dir():
+        raise FileNotFoundError(f"{path}: this ecmeta was not installed from a wheel; CMake installs the headers and "
+                                "the CMake package under its own prefix")
+    return str(path)
+
+
 from ._ecmeta import (  # noqa: E402  (the extension builds the classes above)
     __version__,
     aggregate,
@@ -108,6 +129,8 @@ __all__ = [
     "decode_msgpack",
     "encode",
     "encode_msgpack",
+    "get_cmake_dir",
+    "get_include",
     "json_schema",
     "use_classes",
     "use_default_classes",
