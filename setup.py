@@ -41,7 +41,7 @@ class CMakeBuild(build_ext):
             f"-DPython_EXECUTABLE={sys.executable}", f"-Dpybind11_DIR={pybind11.get_cmake_dir()}",
         ], check=True)
         subprocess.run([cmake, "--build", str(build), "--target", "ecmeta_python", "--parallel"], check=True)
-        built = next((build / "python" / "ecmeta").glob("_ecmeta*"))
+        built = build / "python" / "ecmeta" / target.name  # CMake names it as Python does (its EXT_SUFFIX)
         package.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built, target)
         shutil.rmtree(package / "include", ignore_errors=True)
