@@ -223,12 +223,15 @@ def test_bad_ids_and_rank_lists():
         ecmeta.aggregate({"loaded": []})
 
 
-def test_an_exception_inside_is_raised_again():
-    class Raising:
-        @property
-        def loaded(self):
-            raise KeyError("inside")
+class Raising:
+    """A report whose `loaded` raises, as a property of the object's own code may."""
 
+    @property
+    def loaded(self):
+        raise KeyError("inside")
+
+
+def test_an_exception_inside_is_raised_again():
     with pytest.raises(KeyError, match="inside"):
         ext.worker(Raising())
 
@@ -309,10 +312,5 @@ def test_validate_returns_what_does_not_convert_as_one_problem():
 
 
 def test_validate_raises_what_the_object_itself_raises():
-    class Raising:
-        @property
-        def loaded(self):
-            raise KeyError("inside")
-
     with pytest.raises(KeyError, match="inside"):
         ecmeta.validate(Raising(), "ECMooncakeWorkerMetadata")

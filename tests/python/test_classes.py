@@ -193,15 +193,7 @@ class ECMooncakeLoadSpec:
     transfer_id: str = ""
     reservation_id: str = ""
     local: bool = False
-@dataclass
-class ECMooncakePushSpec:
-    mm_hash: str
-    nbytes: int
-    shape: tuple
-    dtype: str
-    consumer_zmq: str
-    transfer_id: str
-    request_id: str = ""
+from ecmeta_ref import ECMooncakePushSpec  # the same in both shapes
 @dataclass
 class ECMooncakeConnectorMetadata:
     loads: list = field(default_factory=list)
