@@ -438,10 +438,9 @@ std::string differences(PyObject* cls, bool& error) {
         present[i] = true;
         const bool has_default = value.get() != api->missing || factory.get() != api->missing;
         if (has_default && required[i]) {
-            parts.push_back(std::string{field_name} + " has a default there and is required here");
+            parts.push_back(message::class_differs::default_there(field_name));
         } else if (!has_default && !required[i]) {
-            parts.push_back(std::string{field_name} + " is required there and has a default here (" +
-                            repr(defaults[i].get()) + ")");
+            parts.push_back(message::class_differs::default_here(field_name, repr(defaults[i].get())));
         } else if (has_default) {
             const ref made{value.get() != api->missing ? ref::borrow(value.get())
                                                        : ref{PyObject_CallObject(factory.get(), nullptr)}};
@@ -450,8 +449,8 @@ std::string differences(PyObject* cls, bool& error) {
                 return {};
             }
             if (same == 0) {
-                parts.push_back(std::string{field_name} + " defaults to " + repr(made.get()) + " there and to " +
-                                repr(defaults[i].get()) + " here");
+                parts.push_back(
+                    message::class_differs::defaults(field_name, repr(made.get()), repr(defaults[i].get())));
             }
         }
     }
@@ -463,14 +462,14 @@ std::string differences(PyObject* cls, bool& error) {
         }
     }
     if (!missing.empty()) {
-        parts.insert(parts.begin(), "the class lacks " + listed(missing) + ", which ecmeta's type has");
+        parts.insert(parts.begin(), message::class_differs::lacks(listed(missing)));
     }
     if (!extra.empty()) {
-        parts.insert(parts.begin(), "the class has " + listed(extra) + ", which ecmeta's type has not");
+        parts.insert(parts.begin(), message::class_differs::has(listed(extra)));
     }
     if (parts.empty() && !std::equal(theirs.begin(), theirs.end(), keys.begin(), keys.end())) {
-        parts.push_back("the fields are in another order: " + listed(theirs) + " there, " +
-                        listed(std::vector<std::string>(keys.begin(), keys.end())) + " here");
+        parts.push_back(
+            message::class_differs::order(listed(theirs), listed(std::vector<std::string>(keys.begin(), keys.end()))));
     }
     if (parts.empty()) {
         return {};
@@ -727,7 +726,7 @@ inline std::string describe(PyObject* v) {
         const ref text{PyObject_Str(v)};
         const char* digits = text ? PyUnicode_AsUTF8(text.get()) : nullptr;
         PyErr_Clear();
-        return "integer out of range " + found::echo(digits != nullptr ? digits : "");
+        return found::integer_out_of_range(digits != nullptr ? digits : "");
     }
     if (PyFloat_Check(v)) {
         const ref text{PyObject_Repr(v)};
@@ -744,7 +743,7 @@ inline std::string describe(PyObject* v) {
     if (PyDict_Check(v)) {
         return found::object;
     }
-    return std::string{Py_TYPE(v)->tp_name} + " object";
+    return found::python_object(Py_TYPE(v)->tp_name);
 }
 
 // Python's scalars and texts, which are never a message's object form.
@@ -810,7 +809,7 @@ public:
         const char* utf8 = PyUnicode_AsUTF8AndSize(v, &size);  // kept by the string object
         if (utf8 == nullptr) {                                 // a lone surrogate has no UTF-8
             PyErr_Clear();
-            record({{}, std::string{message::not_utf8}, std::nullopt, false});
+            record([&] { return fault{{}, std::string{message::not_utf8}, std::nullopt, false}; });
             return {};
         }
         return {utf8, static_cast<std::size_t>(size)};
@@ -838,7 +837,7 @@ public:
             }
             PyErr_Clear();
         }
-        record({{}, describe(number.get()), std::nullopt, true});  // an int, of the wrong value
+        record([&] { return fault{{}, describe(number.get()), std::nullopt, true}; });  // an int, of the wrong value
         return 0;
     }
 
@@ -921,7 +920,7 @@ public:
                 keep_error();
             } else {
                 wrong_type_ = !failed_;
-                record({{}, std::move(why), std::nullopt, false});
+                record([&] { return fault{{}, std::move(why), std::nullopt, false}; });
             }
             return c;
         }
@@ -947,7 +946,7 @@ public:
             c.key.reset(k);
             c.current.reset(v);
             if (!PyUnicode_Check(k)) {
-                record({{}, std::string{message::string_key}, std::nullopt, false});
+                record([&] { return fault{{}, std::string{message::string_key}, std::nullopt, false}; });
                 wrong_type_ = true;
                 return false;
             }
@@ -955,7 +954,7 @@ public:
             const char* utf8 = PyUnicode_AsUTF8AndSize(k, &size);
             if (utf8 == nullptr) {
                 PyErr_Clear();
-                record({{}, std::string{message::not_utf8}, std::nullopt, false});
+                record([&] { return fault{{}, std::string{message::not_utf8}, std::nullopt, false}; });
                 return false;
             }
             key = {utf8, static_cast<std::size_t>(size)};
@@ -1016,7 +1015,7 @@ private:
         if (!failed_) {
             wrong_type_ = true;
         }
-        record({{}, describe(v), std::nullopt, true});
+        record([&] { return fault{{}, describe(v), std::nullopt, true}; });
     }
 
     // Keeps the pending Python exception for the caller and stops the read.
@@ -1032,7 +1031,7 @@ private:
         error_type_.reset(type);
         error_value_.reset(error);
         error_traceback_.reset(traceback);
-        record({{}, "a Python exception", std::nullopt, false});
+        record([&] { return fault{{}, found::python_exception, std::nullopt, false}; });
     }
 
     PyObject* root_;

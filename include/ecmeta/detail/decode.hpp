@@ -1,12 +1,13 @@
 // ecmeta — the decode driver: a decoder generated per type from schema<T>, the one decoder of every
 // source, over a pull reader per source: JSON text (json/reader.hpp), MessagePack
-// (msgpack/reader.hpp) and nlohmann's DOM (json/dom.hpp). The compiler fuses the two: no event
-// dispatch, no member table walked per value, keys matched against names known at compile time. A
-// reader either refuses (records only that it failed, fault.hpp) or names what it refuses
-// (R::names_errors), and then the decoder words the error and builds its pointer. The fast paths
-// decode with a refusing reader and, on a refusal, decode again with a naming one, so every
-// verdict and every message comes from this decoder. No exception is involved: a failed reader
-// makes every later read return at once, and the decoder unwinds by plain returns.
+// (msgpack/reader.hpp), nlohmann's DOM (json/dom.hpp) and Python objects (python/reader.hpp). The
+// compiler fuses the two: no event dispatch, no member table walked per value, keys matched
+// against names known at compile time. A reader either refuses (records only that it failed,
+// fault.hpp) or names what it refuses (R::names_errors), and then the walk words the error and
+// builds its pointer. The fast paths decode with a refusing reader and, on a refusal, find the
+// error with the naming walk: the same walk over the type's description (description.hpp), made
+// once per reader rather than per type. No exception is involved: a failed reader makes every
+// later read return at once, and the walk unwinds by plain returns.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -29,6 +30,7 @@
 
 #include "../decode_options.hpp"
 #include "../error.hpp"
+#include "description.hpp"
 #include "exceptions.hpp"
 #include "fault.hpp"
 #include "form.hpp"
@@ -103,7 +105,7 @@ void reset_in_place(T& value, Keep& keep) {
 //   failed() -> bool, and the fault_state<names_errors> it comes from (fault.hpp): where the value
 //       is not of the type read or the input is not well-formed, the reader records a fault and
 //       from then on returns at once from every read, and next() returns false. names_errors: a
-//       static bool. False: only that it failed (refuse()). True: the fault says what and where
+//       static bool. False: only that it failed. True: the fault says what and where
 //       (recorded()): for a value of another type, what was found (type_unnamed); for input that
 //       is not well-formed, the message and offset. The decoder adds the pointer.
 // Objects read field by field (object(v)), or looked up by name (object_of<S>(v)).
@@ -135,7 +137,8 @@ concept pull_reader = (reads_objects<R> || reads_objects_by_name<R>)&&requires(R
     r.finish();
     r.stop();
     // A refusing reader records only that it failed; a naming one records a fault and hands it back.
-    requires(R::names_errors ? requires { r.record(fault{}); r.recorded(); } : requires { r.refuse(); });
+    r.record([] { return fault{}; });
+    requires(!R::names_errors || requires { r.recorded(); });
     { r.failed() } -> std::same_as<bool>;
 };
 
@@ -207,11 +210,7 @@ private:
     // reader stops there, as after a fault of its own.
     template <class What>
     void fail(What&& what) {
-        if constexpr (naming) {
-            r_.record({{}, what(), std::nullopt});
-        } else {
-            r_.refuse();
-        }
+        r_.record([&] { return fault{{}, what(), std::nullopt}; });
         r_.stop();
     }
 
@@ -416,20 +415,160 @@ void read_document(R& r, T& out, Keep& keep, bool strict) {
     return {std::move(f.pointer), f.message, f.offset};
 }
 
-// The decode again with a naming reader, once the fast one refused: its error. Out of line, as it
-// is rare and would crowd the fast decode out of the inliner's budget.
-template <template <bool> class Reader, class Input, class T, class Keep>
-ECMETA_COLD std::optional<decode_error> decode_naming(Input input, T& out, Keep& keep, bool strict) {
-    Reader<true> naming{input, keep.escapes()};
-    read_document(naming, out, keep, strict);
+// The walk that words an error, once the fast decode refused: the decoder's walk again, over the
+// input, with a naming reader, but reading T's description (description.hpp) instead of generated
+// per type, and writing nothing. It runs only after a failure, so it is made once per reader, not
+// once per type. Every fault it records, with its pointer and offset, is the one the generated
+// decoder would record: it reads in the same order, names a value of another type by the same
+// words at the same level, and puts the same tokens in front of the pointer.
+template <pull_reader R>
+class naming_walk {
+public:
+    using value = typename R::value;
+    static_assert(R::names_errors && reads_objects<R>);
+
+    naming_walk(R& reader, bool strict) noexcept : r_(reader), strict_(strict) {}
+
+    void document(const type_description& type) {
+        read(r_.root(), type);
+        if (!r_.failed()) {
+            r_.finish();
+        }
+    }
+
+private:
+    void read(value v, const type_description& type) {
+        read_as(v, type);
+        name(type.text);
+    }
+    // A value of another type than the one read: named by the innermost level that reads it.
+    void name(std::string_view text) {
+        if (r_.failed() && r_.recorded().type_unnamed) {
+            fault& f = r_.recorded();
+            f.message = message::mismatch(text, f.message);
+            f.type_unnamed = false;
+        }
+    }
+    template <class Token, class F>
+    bool within(const Token& token, F&& f) {
+        const bool before = r_.failed();
+        const bool result = f();
+        if (!before && r_.failed()) {
+            r_.recorded().enclose(token);
+        }
+        return result;
+    }
+    void fail(std::string message) {
+        r_.record([&] { return fault{{}, std::move(message), std::nullopt}; });
+        r_.stop();
+    }
+
+    void read_as(value v, const type_description& type) {
+        switch (type.kind) {
+            case form::string:
+                static_cast<void>(r_.string(v));
+                break;
+            case form::u64:
+                static_cast<void>(r_.u64(v));
+                break;
+            case form::i64:
+                if (const std::uint64_t n = r_.u64(v);
+                    n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+                    fail(message::beyond_int64(n));
+                }
+                break;
+            case form::boolean:
+                static_cast<void>(r_.boolean(v));
+                break;
+            case form::nullable:
+                if (!r_.null(v)) {
+                    read_as(v, *type.element);  // not of the element's type: an error that names the nullable's
+                }
+                break;
+            case form::ids:
+            case form::list:
+                read_list(v, type);
+                break;
+            case form::message:
+                read_object(v, type);
+                break;
+        }
+    }
+
+    void read_list(value v, const type_description& type) {
+        static constexpr type_description string = description<std::string>::value;
+        const type_description& element = type.kind == form::ids ? string : *type.element;
+        auto c = r_.array(v);
+        value item{};
+        for (std::size_t i = 0; within(i, [&] { return r_.next(c, item); }); ++i) {
+            within(i, [&] {
+                read(item, element);
+                return true;
+            });
+        }
+    }
+
+    void read_object(value v, const type_description& type) {
+        auto c = r_.object(v);
+        std::uint32_t seen = 0;
+        std::string_view key;
+        value field{};
+        while (r_.next(c, key, field)) {  // an error in a key, or in what is skipped, is the object's
+            std::size_t i = 0;
+            while (i < type.field_count && !same_bytes(type.fields[i].key, key)) {
+                ++i;
+            }
+            if (i == type.field_count) {
+                r_.unknown_key(key);
+                if (strict_) {
+                    within(key, [this] {
+                        fail(std::string{message::unknown_key});
+                        return true;
+                    });
+                }
+                r_.skip(field);
+                continue;
+            }
+            seen |= std::uint32_t{1} << i;
+            const field_description& fd = type.fields[i];
+            within(fd.key, [&] {
+                read(field, *fd.type);
+                return true;
+            });
+        }
+        if (r_.failed()) {
+            return;
+        }
+        if (const std::uint32_t missing = type.required & ~seen; missing != 0) {
+            const field_description& fd = type.fields[std::countr_zero(missing)];
+            within(fd.key, [&] {
+                fail(message::missing(fd.type->text));
+                return true;
+            });
+        }
+    }
+
+    R& r_;
+    bool strict_;
+};
+
+// The error of an input the fast decode refused, worded by the naming walk over `type`. Out of
+// line, as it is rare and would crowd the fast decode out of the inliner's budget.
+template <template <bool> class Reader, class Input>
+ECMETA_COLD decode_error name_fault(Input input, const type_description& type, bool strict) {
+    std::string escapes;
+    Reader<true> naming{input, escapes};
+    naming_walk<Reader<true>>{naming, strict}.document(type);
     if (naming.failed()) {
         return to_error(naming.recorded());
     }
-    return std::nullopt;
+    // The two walks read by the same rules: the fuzz corpus and every error test hold them to it.
+    return decode_error("", std::string{message::walks_disagree});
 }
 
-// Decodes `input` into `out` through Reader<false> and, if that refuses, again through
-// Reader<true>, which words the error: the fast path spends nothing on messages. On failure `out`
+// Decodes `input` into `out` through Reader<false> and, if that refuses, reads it again with the
+// naming walk over Reader<true>, which words the error: the fast path spends nothing on messages.
+// On failure `out`
 // gets T{}'s value (keeping its storage in `keep`) and the error is returned: decode_into never
 // leaves a half-written or stale value. Only running out of memory throws (with exceptions on;
 // `out` is then T{} too).
@@ -445,10 +584,8 @@ template <template <bool> class Reader, class Input, class T, class Keep>
             read_document(fast, out, keep, options.reject_unknown_keys);
             std::optional<decode_error> error;
             if (fast.failed()) [[unlikely]] {
-                error = decode_naming<Reader>(input, out, keep, options.reject_unknown_keys);
-                if (error) {
-                    reset_in_place(out, keep);
-                }
+                error = name_fault<Reader>(input, description<T>::value, options.reject_unknown_keys);
+                reset_in_place(out, keep);
             }
             keep.settle(out, input.size(), !error);
             return error;

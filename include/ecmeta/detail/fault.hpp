@@ -1,8 +1,8 @@
 // ecmeta — how a decode fails without throwing: the pull readers (json/reader.hpp,
-// msgpack/reader.hpp, json/dom.hpp) and the decoder record a fault, the first one wins, and from
-// then on every read returns at once with a harmless value and every cursor says it is done, so
-// the walk unwinds by plain returns and its caller reads the fault. A refusing reader (the fast
-// path) records only that it failed; a naming reader records what and where.
+// msgpack/reader.hpp, json/dom.hpp, python/reader.hpp) and the walks record a fault, the first one
+// wins, and from then on every read returns at once with a harmless value and every cursor says it
+// is done, so the walk unwinds by plain returns and its caller reads the fault. A refusing reader
+// (the fast path) records only that it failed; a naming reader records what and where.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "pointer.hpp"
@@ -46,28 +47,27 @@ template <bool Naming>
 class fault_state {
 public:
     [[nodiscard]] bool failed() const noexcept { return failed_; }
-    void refuse() noexcept { failed_ = true; }
-
-protected:
-    bool failed_ = false;
-};
-
-template <>
-class fault_state<true> {
-public:
-    [[nodiscard]] bool failed() const noexcept { return failed_; }
-    [[nodiscard]] fault& recorded() noexcept { return fault_; }
-    // Records f, unless a fault came first.
-    void record(fault f) {
-        if (!failed_) {
-            failed_ = true;
-            fault_ = std::move(f);
+    [[nodiscard]] fault& recorded() noexcept requires Naming { return fault_; }
+    // The one way to fail: records the fault `make()` gives, unless one came first (make may read
+    // on and record one itself: that one stands). A refusing state records only that it failed and
+    // never calls make, so what only words an error costs the fast path nothing.
+    template <class Make>
+    void record(Make&& make) {
+        if constexpr (Naming) {
+            if (!failed_) {
+                fault f = make();
+                if (!failed_) {
+                    fault_ = std::move(f);
+                }
+            }
         }
+        failed_ = true;
     }
 
 protected:
+    struct nothing {};
     bool failed_ = false;
-    fault fault_;
+    [[no_unique_address]] std::conditional_t<Naming, fault, nothing> fault_;
 };
 
 }  // namespace ecmeta::detail

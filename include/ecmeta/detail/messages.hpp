@@ -42,12 +42,22 @@ inline constexpr const char* extension = "extension";  // MessagePack ext
     constexpr std::size_t most = 40;
     return written.size() <= most ? std::string{written} : std::string{written.substr(0, most)} + "...";
 }
+// An integer beyond 64 bits, as its source writes it.
+[[nodiscard]] inline std::string integer_out_of_range(std::string_view written) {
+    return "integer out of range " + echo(written);
+}
 // A JSON number that is not an integer of 64 bits: with '.', 'e' or 'E' a float, else an integer
 // beyond 64 bits.
 [[nodiscard]] inline std::string json_number(std::string_view written) {
-    return written.find_first_of(".eE") == std::string_view::npos ? "integer out of range " + echo(written)
+    return written.find_first_of(".eE") == std::string_view::npos ? integer_out_of_range(written)
                                                                   : floating(echo(written));
 }
+// A Python object of none of JSON's kinds, by its type's name ("bytes object").
+[[nodiscard]] inline std::string python_object(std::string_view type_name) {
+    return std::string{type_name} + " object";
+}
+// What a read stopped on when the object's own code raised (the exception itself is raised again).
+inline constexpr const char* python_exception = "a Python exception";
 // The byte of JSON text at p where something else was expected (end: past the input).
 [[nodiscard]] inline std::string json_byte(const char* p, const char* end) {
     if (p == end) {
@@ -78,6 +88,30 @@ namespace message {
 }
 
 inline constexpr std::string_view unknown_key = "expected a known key, got unknown key";
+// How a Python dataclass differs from its type's schema: in the class's terms ("there") against
+// ecmeta's ("here"); parts joined by "; ", after "<class name>: ".
+namespace class_differs {
+[[nodiscard]] inline std::string has(std::string_view fields) {
+    return "the class has " + std::string{fields} + ", which ecmeta's type has not";
+}
+[[nodiscard]] inline std::string lacks(std::string_view fields) {
+    return "the class lacks " + std::string{fields} + ", which ecmeta's type has";
+}
+[[nodiscard]] inline std::string default_there(std::string_view field) {
+    return std::string{field} + " has a default there and is required here";
+}
+[[nodiscard]] inline std::string default_here(std::string_view field, std::string_view here) {
+    return std::string{field} + " is required there and has a default here (" + std::string{here} + ")";
+}
+[[nodiscard]] inline std::string defaults(std::string_view field, std::string_view there, std::string_view here) {
+    return std::string{field} + " defaults to " + std::string{there} + " there and to " + std::string{here} + " here";
+}
+[[nodiscard]] inline std::string order(std::string_view there, std::string_view here) {
+    return "the fields are in another order: " + std::string{there} + " there, " + std::string{here} + " here";
+}
+}  // namespace class_differs
+// Never seen: the fast decode refused what the naming walk found nothing wrong with.
+inline constexpr std::string_view walks_disagree = "expected input both decoding walks accept, got a disagreement";
 inline constexpr std::string_view not_utf8 = "expected a UTF-8 string, got invalid UTF-8";
 
 // What the MessagePack writer cannot write: a string, list or map of 2^32 or more.

@@ -127,7 +127,9 @@ public:
     static void stop() noexcept {}  // a DOM's cursors stop once the reader has failed
 
 private:
-    void mismatch(const BasicJson& j) { record({{}, describe(j), std::nullopt, true}); }
+    void mismatch(const BasicJson& j) {
+        record([&] { return fault{{}, describe(j), std::nullopt, true}; });
+    }
 
     static std::string describe(const BasicJson& j) {
         switch (j.type()) {

@@ -454,41 +454,26 @@ private:
 
     // Input that is not JSON, at `at`: expected `what`, got the byte there (or `got`). Records the
     // fault (the first one stands) and, always, puts the read position at the end, where every
-    // read stops.
+    // read stops. The message is made only by a naming reader (fault_state::record).
     ECMETA_COLD void fail(const char* at, std::string_view what) {
-        if constexpr (Naming) {
-            if (!this->failed_) {
-                fail_as(at, message::mismatch(what, found::json_byte(at, end_)));
-            }
-        }
-        fail_as(at, {});
+        fail_with(at, [&] { return message::mismatch(what, found::json_byte(at, end_)); });
     }
     ECMETA_COLD void fail(const char* at, std::string_view what, const std::string& got) {
-        if constexpr (Naming) {
-            if (!this->failed_) {
-                fail_as(at, message::mismatch(what, got));
-            }
-        }
-        fail_as(at, {});
+        fail_with(at, [&] { return message::mismatch(what, got); });
     }
     // ... got the bytes from `from` to `to`, quoted.
     ECMETA_COLD void fail_quoting(const char* at, std::string_view what, const char* from, const char* to) {
-        if constexpr (Naming) {
-            if (!this->failed_) {
-                fail(at, what, "'" + found::echo({from, static_cast<std::size_t>(to - from)}) + "'");
-            }
-        }
-        fail_as(at, {});
+        fail_with(at, [&] {
+            return message::mismatch(what, "'" + found::echo({from, static_cast<std::size_t>(to - from)}) + "'");
+        });
     }
-    ECMETA_COLD void fail_as(const char* at, std::string_view m) {
-        if constexpr (Naming) {
-            if (!this->failed_) {
-                const auto offset = static_cast<std::size_t>(at - begin_);
-                this->record({{}, message::at_byte(std::string{m}, offset), offset});
-            }
-        } else {
-            this->refuse();
-        }
+    // ... with the message words() gives.
+    template <class Words>
+    ECMETA_COLD void fail_with(const char* at, Words&& words) {
+        this->record([&] {
+            const auto offset = static_cast<std::size_t>(at - begin_);
+            return fault{{}, message::at_byte(words(), offset), offset};
+        });
         stop();
     }
 
@@ -501,14 +486,7 @@ private:
     // The value at the read position is not of the type asked for: says what it is (reading it as
     // far as its type needs, where an error of syntax comes first).
     ECMETA_COLD void mismatch() {
-        if constexpr (Naming) {
-            if (!this->failed_) {
-                std::string found = describe();
-                this->record({{}, std::move(found), std::nullopt, true});
-            }
-        } else {
-            this->refuse();
-        }
+        this->record([&] { return fault{{}, describe(), std::nullopt, true}; });
         p_ = end_;
     }
 
@@ -571,13 +549,11 @@ private:
 
     void literal(std::string_view word) {
         if (static_cast<std::size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) {
-            if constexpr (Naming) {
+            fail_with(p_, [&] {
                 const std::size_t n = std::min(word.size(), static_cast<std::size_t>(end_ - p_));
-                fail(p_, "'" + std::string{word} + "'",
-                     n == 0 ? std::string{"end of input"} : "'" + found::echo({p_, n}) + "'");
-            } else {
-                fail_as(p_, {});
-            }
+                return message::mismatch("'" + std::string{word} + "'",
+                                         n == 0 ? std::string{"end of input"} : "'" + found::echo({p_, n}) + "'");
+            });
             return;
         }
         p_ += word.size();
@@ -651,11 +627,10 @@ private:
             }
         }
         if (overflows_double(at, p_)) {
-            if constexpr (Naming) {
-                fail(at, message::json_syntax::finite, found::echo({at, static_cast<std::size_t>(p_ - at)}));
-            } else {
-                fail_as(at, {});
-            }
+            fail_with(at, [&] {
+                return message::mismatch(message::json_syntax::finite,
+                                         found::echo({at, static_cast<std::size_t>(p_ - at)}));
+            });
         }
         return false;
     }
@@ -775,18 +750,17 @@ private:
         }
         const std::size_t n = utf8_sequence({p_, static_cast<std::size_t>(end_ - p_)}, 0);
         if (n == 0) {
-            fail_as(p_, message::not_utf8);
+            fail_with(p_, [] { return std::string{message::not_utf8}; });
             return;
         }
         p_ += n;
     }
 
     ECMETA_COLD void unterminated(const char* open) {
-        if constexpr (Naming) {
-            fail(p_, std::string{message::json_syntax::string_end} + std::to_string(open - begin_));
-        } else {
-            fail_as(p_, {});
-        }
+        fail_with(p_, [&] {
+            return message::mismatch(std::string{message::json_syntax::string_end} + std::to_string(open - begin_),
+                                     found::json_byte(p_, end_));
+        });
     }
 
     // One escape at the read position (its '\\').

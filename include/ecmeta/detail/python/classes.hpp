@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "../messages.hpp"
 #include "builder.hpp"
 #include "object.hpp"
 
@@ -138,10 +139,9 @@ std::string differences(PyObject* cls, bool& error) {
         present[i] = true;
         const bool has_default = value.get() != api->missing || factory.get() != api->missing;
         if (has_default && required[i]) {
-            parts.push_back(std::string{field_name} + " has a default there and is required here");
+            parts.push_back(message::class_differs::default_there(field_name));
         } else if (!has_default && !required[i]) {
-            parts.push_back(std::string{field_name} + " is required there and has a default here (" +
-                            repr(defaults[i].get()) + ")");
+            parts.push_back(message::class_differs::default_here(field_name, repr(defaults[i].get())));
         } else if (has_default) {
             const ref made{value.get() != api->missing ? ref::borrow(value.get())
                                                        : ref{PyObject_CallObject(factory.get(), nullptr)}};
@@ -150,8 +150,8 @@ std::string differences(PyObject* cls, bool& error) {
                 return {};
             }
             if (same == 0) {
-                parts.push_back(std::string{field_name} + " defaults to " + repr(made.get()) + " there and to " +
-                                repr(defaults[i].get()) + " here");
+                parts.push_back(
+                    message::class_differs::defaults(field_name, repr(made.get()), repr(defaults[i].get())));
             }
         }
     }
@@ -163,14 +163,14 @@ std::string differences(PyObject* cls, bool& error) {
         }
     }
     if (!missing.empty()) {
-        parts.insert(parts.begin(), "the class lacks " + listed(missing) + ", which ecmeta's type has");
+        parts.insert(parts.begin(), message::class_differs::lacks(listed(missing)));
     }
     if (!extra.empty()) {
-        parts.insert(parts.begin(), "the class has " + listed(extra) + ", which ecmeta's type has not");
+        parts.insert(parts.begin(), message::class_differs::has(listed(extra)));
     }
     if (parts.empty() && !std::equal(theirs.begin(), theirs.end(), keys.begin(), keys.end())) {
-        parts.push_back("the fields are in another order: " + listed(theirs) + " there, " +
-                        listed(std::vector<std::string>(keys.begin(), keys.end())) + " here");
+        parts.push_back(
+            message::class_differs::order(listed(theirs), listed(std::vector<std::string>(keys.begin(), keys.end()))));
     }
     if (parts.empty()) {
         return {};

@@ -47,7 +47,7 @@ inline std::string describe(PyObject* v) {
         const ref text{PyObject_Str(v)};
         const char* digits = text ? PyUnicode_AsUTF8(text.get()) : nullptr;
         PyErr_Clear();
-        return "integer out of range " + found::echo(digits != nullptr ? digits : "");
+        return found::integer_out_of_range(digits != nullptr ? digits : "");
     }
     if (PyFloat_Check(v)) {
         const ref text{PyObject_Repr(v)};
@@ -64,7 +64,7 @@ inline std::string describe(PyObject* v) {
     if (PyDict_Check(v)) {
         return found::object;
     }
-    return std::string{Py_TYPE(v)->tp_name} + " object";
+    return found::python_object(Py_TYPE(v)->tp_name);
 }
 
 // Python's scalars and texts, which are never a message's object form.
@@ -130,7 +130,7 @@ public:
         const char* utf8 = PyUnicode_AsUTF8AndSize(v, &size);  // kept by the string object
         if (utf8 == nullptr) {                                 // a lone surrogate has no UTF-8
             PyErr_Clear();
-            record({{}, std::string{message::not_utf8}, std::nullopt, false});
+            record([&] { return fault{{}, std::string{message::not_utf8}, std::nullopt, false}; });
             return {};
         }
         return {utf8, static_cast<std::size_t>(size)};
@@ -158,7 +158,7 @@ public:
             }
             PyErr_Clear();
         }
-        record({{}, describe(number.get()), std::nullopt, true});  // an int, of the wrong value
+        record([&] { return fault{{}, describe(number.get()), std::nullopt, true}; });  // an int, of the wrong value
         return 0;
     }
 
@@ -241,7 +241,7 @@ public:
                 keep_error();
             } else {
                 wrong_type_ = !failed_;
-                record({{}, std::move(why), std::nullopt, false});
+                record([&] { return fault{{}, std::move(why), std::nullopt, false}; });
             }
             return c;
         }
@@ -267,7 +267,7 @@ public:
             c.key.reset(k);
             c.current.reset(v);
             if (!PyUnicode_Check(k)) {
-                record({{}, std::string{message::string_key}, std::nullopt, false});
+                record([&] { return fault{{}, std::string{message::string_key}, std::nullopt, false}; });
                 wrong_type_ = true;
                 return false;
             }
@@ -275,7 +275,7 @@ public:
             const char* utf8 = PyUnicode_AsUTF8AndSize(k, &size);
             if (utf8 == nullptr) {
                 PyErr_Clear();
-                record({{}, std::string{message::not_utf8}, std::nullopt, false});
+                record([&] { return fault{{}, std::string{message::not_utf8}, std::nullopt, false}; });
                 return false;
             }
             key = {utf8, static_cast<std::size_t>(size)};
@@ -336,7 +336,7 @@ private:
         if (!failed_) {
             wrong_type_ = true;
         }
-        record({{}, describe(v), std::nullopt, true});
+        record([&] { return fault{{}, describe(v), std::nullopt, true}; });
     }
 
     // Keeps the pending Python exception for the caller and stops the read.
@@ -352,7 +352,7 @@ private:
         error_type_.reset(type);
         error_value_.reset(error);
         error_traceback_.reset(traceback);
-        record({{}, "a Python exception", std::nullopt, false});
+        record([&] { return fault{{}, found::python_exception, std::nullopt, false}; });
     }
 
     PyObject* root_;
