@@ -3493,7 +3493,7 @@ ECMETA_COLD decode_error name_fault(Input input, const type_description& type, b
         return to_error(naming.recorded());
     }
     // The two walks read by the same rules: the fuzz corpus and every error test hold them to it.
-    return decode_error("", std::string{message::walks_disagree});
+    return {"", std::string{message::walks_disagree}};
 }
 
 // Decodes `input` into `out` through Reader<false> and, if that refuses, reads it again with the

@@ -36,8 +36,9 @@
 // what differs, never half-converted.
 //
 // By pybind11's rules, a caster declines (load() returns false, so the next overload is tried) an
-// object that is no message of its kind at all: None, a bool, a number, a str or bytes; a list,
-// tuple or set where one message is expected; an instance of another of the four classes. A
+// object that is no message of its kind at all: None, a bool, a number (anything with __index__,
+// __int__ or __float__), a str, bytes or another buffer; a list, tuple or set where one message is
+// expected; an instance of another of the four classes. A
 // message-shaped object with a bad field raises. The casters of std::vector and std::optional of
 // the four types take over from pybind11/stl.h's, so an element's index stays in the pointer
 // ("/2/loaded/0"). Every call needs the GIL; release it (pybind11::gil_scoped_release) only
@@ -1125,7 +1126,8 @@ template <class T>
     } else if constexpr (std::is_same_v<T, id_set>) {
         return PyList_Check(source) || PyTuple_Check(source) || PyAnySet_Check(source);
     } else {
-        if (py::scalar_or_text(source)) {
+        // Numbers of any kind (NumPy's and torch's scalars too) and other bytes-like objects.
+        if (py::scalar_or_text(source) || PyNumber_Check(source) != 0 || PyObject_CheckBuffer(source) != 0) {
             return false;
         }
         // An instance of another message's class: that message's caster takes it.

@@ -257,7 +257,7 @@ def test_stubs_name_every_function():
 def test_what_is_no_message_falls_through_to_the_next_overload():
     load = ecmeta.ECMooncakeLoadSpec("h", 4, (2,), "bfloat16", "t")
     push = ecmeta.ECMooncakePushSpec("h", 4, (2,), "bfloat16", "tcp://a:1", "t")
-    assert ext.which(5) == "int"
+    assert ext.which(5) == "int" and ext.which(Scalar()) == "int"
     assert ext.which("x") == "str"
     assert ext.which(None) == "None"
     assert ext.which(ecmeta.ECMooncakeWorkerMetadata()) == "worker"
@@ -267,7 +267,13 @@ def test_what_is_no_message_falls_through_to_the_next_overload():
     assert ext.which([load]) == "loads" and ext.which((load,)) == "loads"
 
 
-@pytest.mark.parametrize("value", [None, True, 7, 2.5, "s", b"b", bytearray(b"b"), [], (), set(), frozenset()])
+class Scalar:  # as NumPy's and torch's integer scalars are
+    def __index__(self):
+        return 3
+
+
+@pytest.mark.parametrize("value", [None, True, 7, 2.5, 1j, Scalar(), "s", b"b", bytearray(b"b"), memoryview(b"b"), [], (),
+                                   set(), frozenset()])
 def test_a_message_caster_declines_what_is_no_message(value):
     with pytest.raises(TypeError, match="incompatible function arguments") as e:
         ext.connector(value)
