@@ -288,8 +288,8 @@ std::optional<py::object> of(py::handle reports) {
     }
     std::vector<ref> held;  // the reports, held while their fields are read
     std::vector<report> read_reports;
-    const Py_ssize_t n = PySequence_Fast_GET_SIZE(list);
-    for (Py_ssize_t i = 0; i < n; ++i) {
+    // Sized again at each step: reading a report's fields may run Python code that resizes the list.
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(list); ++i) {
         PyObject* r = PySequence_Fast_GET_ITEM(list, i);
         if (r == Py_None) {
             continue;

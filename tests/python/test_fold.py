@@ -70,6 +70,19 @@ def test_does_not_call_the_classes_own_aggregate():
     assert type(folded) is ECMooncakeWorkerMetadata and folded.loaded == {"a"}
 
 
+def test_a_report_that_empties_the_list_while_read_stops_the_fold_at_its_end():
+    reports = []
+
+    class Emptying:  # a report whose field empties the list being folded
+        @property
+        def loaded(self):
+            reports.clear()
+            return {"a"}
+
+    reports.extend([Emptying(), ecmeta.ECMooncakeWorkerMetadata(loaded={"a"}), None])
+    assert ecmeta.aggregate(reports).loaded == {"a"}  # the second report is gone before it is read
+
+
 @pytest.mark.parametrize("reports, error, message", [
     ([None, {"pending_saves": 1}], TypeError, "/1/pending_saves: expected true or false, got integer 1"),
     ([{"loaded": "ab"}], TypeError, "/0/loaded: expected array of strings, got string"),
