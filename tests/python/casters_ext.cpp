@@ -7,7 +7,7 @@
 #include <vector>
 
 #include <pybind11/pybind11.h>
-#include <pybind11/stl.h>  // lists and optionals of the types below, through their casters
+#include <pybind11/stl.h>  // included as extensions do: ecmeta's casters of the types still take over
 
 #include <ecmeta/ecmeta.hpp>
 #include <ecmeta/pybind11.hpp>

@@ -54,7 +54,7 @@ def test_lists_and_optionals_beside_stl_casters():
     assert ext.reports((w, w)) == [w, w]
     assert ext.ranks([None, w]) == [None, w]
     load = ecmeta.ECMooncakeLoadSpec("h", 4, (2,), "bfloat16", "t")
-    assert ext.loads([load]) == [load]  # stl.h's list caster over ours
+    assert ext.loads([load]) == [load]  # ecmeta's list caster, where stl.h would take it otherwise
     assert ext.maybe_connector(None) is None
 
 
